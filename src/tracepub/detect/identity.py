@@ -1,0 +1,115 @@
+"""The user's own identity and known secrets, matched exactly in one multi-pattern pass.
+
+Values come from ``tracepub.identity.harvest`` (git config, $USER, home, hostname, credential
+files, secret-like environment variables) plus ``--secret`` and ``tracepub.toml``. They are
+matched with one Aho-Corasick automaton, case-insensitively, so the cost does not grow with the
+number of values. Names and usernames need word boundaries ("al" must not match "also");
+secrets do not (a secret inside a longer string is still a secret).
+"""
+
+from __future__ import annotations
+
+import re
+
+import ahocorasick
+
+from tracepub.detect.base import Detector
+from tracepub.model import Leaf, Span
+
+# Types matched only at word boundaries.
+_BOUNDED = {"identity.username", "identity.name", "identity.hostname", "custom.text"}
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+class ExactValues(Detector):
+    """Exact, case-insensitive matching of a fixed set of values, each with its type."""
+
+    name = "identity"
+    high_confidence = True
+
+    def __init__(self, values: dict[str, str], name: str = "identity"):
+        self.name = name
+        self._types: dict[str, str] = {}
+        self._auto = ahocorasick.Automaton()
+        for value, type_ in values.items():
+            if not value or not value.strip():
+                continue
+            low = value.lower()
+            # On two values that fold to the same text, keep the most specific type.
+            if low in self._types and self._types[low] != type_:
+                if type_.startswith("identity.username"):
+                    continue
+            self._types[low] = type_
+            self._auto.add_word(low, (len(low), low))
+        self._ready = bool(self._types)
+        if self._ready:
+            self._auto.make_automaton()
+
+    def __bool__(self) -> bool:
+        return self._ready
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        if not self._ready:
+            return []
+        low = text.lower()
+        if len(low) != len(text):  # a rare case fold that changes length: search the slow way
+            return self._scan_regex(text)
+        spans = []
+        for end_idx, (length, word) in self._auto.iter(low):
+            start, end = end_idx - length + 1, end_idx + 1
+            type_ = self._types[word]
+            if type_ in _BOUNDED and (
+                (start > 0 and _is_word(text[start - 1])) or (end < len(text) and _is_word(text[end]))
+            ):
+                continue
+            spans.append(Span(start, end, type_, self.name, 1.0))
+        return spans
+
+    def _scan_regex(self, text: str) -> list[Span]:
+        spans = []
+        for word, type_ in self._types.items():
+            for m in re.finditer(re.escape(word), text, re.IGNORECASE):
+                s, e = m.span()
+                if type_ in _BOUNDED and (
+                    (s > 0 and _is_word(text[s - 1])) or (e < len(text) and _is_word(text[e]))
+                ):
+                    continue
+                spans.append(Span(s, e, type_, self.name, 1.0))
+        return spans
+
+
+# Home folders of any user, in plain and in the harnesses' encoded folder names.
+_GENERIC_USERS = {
+    "shared", "public", "user", "users", "username", "runner", "ubuntu", "root", "admin", "guest",
+    "vagrant", "ec2-user", "node", "app", "default", "you", "me", "name", "home", "nobody", "linuxbrew",
+    "all users", "default user", "administrator", "your-username", "yourname", "your_username", "youruser",
+    "www-data", "jenkins", "circleci", "travis", "codespace", "vscode", "coder", "dev", "developer",
+}
+_HOME = re.compile(
+    r"(?:(?<![\w.-])/home/|(?<![\w.-])/Users/|\b[A-Za-z]:\\{1,2}Users\\{1,2})"
+    r"([A-Za-z0-9_][A-Za-z0-9._-]{0,63})"
+)
+# Encoded folder names (Claude ``-Users-NAME-src-app``, pi ``--home-NAME-src--``): the name ends at "-".
+_ENCODED_HOME = re.compile(r"(?<![A-Za-z0-9])-(?:home|Users)-([A-Za-z0-9_][A-Za-z0-9._]{0,63})(?=-|$|[^\w.])")
+
+
+class HomePaths(Detector):
+    """Usernames inside home-folder paths (``/home/NAME``, ``/Users/NAME``, ``C:\\Users\\NAME``,
+    ``-home-NAME-src``): other people's usernames are personal data too."""
+
+    name = "home-path"
+    high_confidence = False
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        if "home" not in text and "Users" not in text:
+            return []
+        spans = []
+        for m in (*_HOME.finditer(text), *_ENCODED_HOME.finditer(text)):
+            name = m.group(1).rstrip(".")
+            if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():
+                continue
+            spans.append(Span(m.start(1), m.start(1) + len(name), "pii.username", self.name, 0.9))
+        return spans

@@ -1,0 +1,189 @@
+"""The reader contract: one small class per harness, registered in ``readers/__init__.py``.
+
+A reader answers four questions about files it recognises *by content*:
+``sniff`` (is this mine?), ``units`` (which output files does it make?), ``records`` (stream
+them), ``info`` (describe a session without detection), and ``is_prose`` (which strings are
+user/assistant natural language, the only text NER runs on).
+
+Native JSONL harnesses subclass ``JsonlReader`` and mostly only describe their records; the
+pipeline writes their lines back in the same shape. Stores that are not JSONL (SQLite, a JSON
+tree) yield STS records (``{"type":"session",...}`` then ``{"type":"message",...}``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+from tracepub.model import Problem, Record, SessionInfo, Unit
+from tracepub.walk import loads
+
+HEAD_BYTES = 64 * 1024
+
+
+def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read(size)
+
+
+def head_lines(head: bytes, n: int = 5) -> list[Any]:
+    """Parse up to ``n`` complete JSON lines of a file's head (the last, possibly cut, is dropped)."""
+    out = []
+    lines = head.split(b"\n")
+    if len(head) >= HEAD_BYTES:
+        lines = lines[:-1]
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            out.append(loads(line.decode("utf-8", "replace")))
+        except ValueError:
+            continue
+        if len(out) >= n:
+            break
+    return out
+
+
+def head_document(path: Path, head: bytes) -> Any:
+    """Parse a whole (small enough) JSON document, or None."""
+    if head.lstrip()[:1] not in (b"{", b"["):
+        return None
+    try:
+        if len(head) < HEAD_BYTES:
+            return loads(head.decode("utf-8"))
+        if os.path.getsize(path) > 256 * 1024 * 1024:
+            return None
+        return loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError, OSError):
+        return None
+
+
+class Reader:
+    name: ClassVar[str] = ""  # folder name under dataset/, e.g. "claude_code"
+    label: ClassVar[str] = ""  # for people, e.g. "Claude Code"
+    # File endings this reader can own; discovery only sniffs files with these.
+    suffixes: ClassVar[tuple[str, ...]] = (".jsonl",)
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        raise NotImplementedError
+
+    def claims_dir(self, path: Path) -> bool:
+        """A folder read as a whole (OpenCode's ``storage/`` tree); discovery does not descend."""
+        return False
+
+    def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
+        """Where the harness keeps sessions when no SOURCES are given (env overrides first)."""
+        return []
+
+    def relpath(self, path: Path, root: Path) -> str:
+        """The output path under ``dataset/<name>/``: by default relative to the given root."""
+        try:
+            rel = path.relative_to(root)
+        except ValueError:
+            rel = Path(path.name)
+        return rel.as_posix() if str(rel) != "." else path.name
+
+    def units(self, path: Path, root: Path) -> Iterator[Unit]:
+        yield Unit(self.name, path, self.relpath(path, root), "jsonl", deps=(path,), reader=type(self).__name__)
+
+    def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
+        raise NotImplementedError
+
+    def info(self, unit: Unit) -> SessionInfo:
+        raise NotImplementedError
+
+    def is_prose(self, record: Any, path: tuple) -> bool:
+        return False
+
+
+def iter_jsonl(path: Path, problems: list[Problem]) -> Iterator[Record]:
+    """Stream a JSONL file as records, never failing on a bad line.
+
+    A line that is not JSON is kept as plain text (it is still scanned and redacted) and
+    reported with its line number; invalid UTF-8 is reported and replaced by U+FFFD.
+    """
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(fh, 1):
+            if raw.endswith(b"\n"):
+                raw = raw[:-1]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems.append(Problem(str(path), n, f"invalid UTF-8 ({exc.reason}); bad bytes replaced"))
+                line = raw.decode("utf-8", "replace")
+            stripped = line.strip()
+            if not stripped:
+                yield Record(n, line, raw=line, raw_text=True)
+                continue
+            try:
+                value = loads(stripped)
+            except (ValueError, RecursionError):
+                problems.append(Problem(str(path), n, "line is not JSON; kept as plain text and scanned"))
+                yield Record(n, line, raw=line, raw_text=True)
+                continue
+            yield Record(n, value, raw=line)
+
+
+class JsonlReader(Reader):
+    """A harness that stores one session per JSONL file, written back line for line."""
+
+    def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
+        yield from iter_jsonl(unit.source, problems)
+
+    def info(self, unit: Unit) -> SessionInfo:
+        info = SessionInfo(self.name, Path(unit.relpath).stem, size=_size(unit.source))
+        problems: list[Problem] = []
+        for rec in iter_jsonl(unit.source, problems):
+            if not rec.raw_text and isinstance(rec.value, dict):
+                self.describe(rec.value, info)
+        return info
+
+    def describe(self, record: dict, info: SessionInfo) -> None:
+        """Fold one record into the session description (times, counts, project)."""
+        ts = record.get("timestamp")
+        if isinstance(ts, str):
+            info.start = min(info.start or ts, ts)
+            info.end = max(info.end or ts, ts)
+
+
+class JsonDocReader(Reader):
+    """A harness or format that stores one JSON document per file, written back as one."""
+
+    suffixes = (".json",)
+
+    def units(self, path: Path, root: Path) -> Iterator[Unit]:
+        yield Unit(self.name, path, self.relpath(path, root), "json", deps=(path,), reader=type(self).__name__)
+
+    def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
+        try:
+            raw = unit.source.read_bytes().decode("utf-8")
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(str(unit.source), None, f"invalid UTF-8 ({exc.reason}); bad bytes replaced"))
+            raw = unit.source.read_bytes().decode("utf-8", "replace")
+        try:
+            value = loads(raw)
+        except (ValueError, RecursionError) as exc:
+            problems.append(Problem(str(unit.source), None, f"not valid JSON ({exc}); kept as plain text"))
+            yield Record(1, raw, raw=raw, raw_text=True)
+            return
+        yield Record(1, value, raw=raw)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def message_text_prose(path: tuple, roles_ok: bool) -> bool:
+    """Helper for ``is_prose``: a ``text``/``content`` string in a user or assistant message."""
+    if not roles_ok or not path:
+        return False
+    last = path[-1]
+    if isinstance(last, int):
+        last = path[-2] if len(path) > 1 else None
+    return last in ("text", "content", "message")

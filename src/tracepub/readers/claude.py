@@ -1,0 +1,94 @@
+"""Claude Code: ``~/.claude/projects/<encoded cwd>/<session>.jsonl`` (+ ``subagents/``).
+
+Every line has a ``type``; user/assistant lines carry ``sessionId``, ``cwd``, ``message``.
+Subagent transcripts have the same shape; their ``agent-<id>.meta.json`` sidecars are small
+JSON documents written back as they are (redacted).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from tracepub.model import SessionInfo
+from tracepub.readers.base import JsonDocReader, JsonlReader, head_document, head_lines
+
+_TYPES = {
+    "user", "assistant", "summary", "system", "file-history-snapshot", "queue-operation", "attachment",
+    "ai-title", "custom-title", "progress", "permission-mode", "mode", "last-prompt", "worktree-state",
+    "pr-link", "agent-setting",
+}
+
+
+class ClaudeCode(JsonlReader):
+    name = "claude_code"
+    label = "Claude Code"
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        lines = head_lines(head, 8)
+        if not lines or not all(isinstance(v, dict) for v in lines):
+            return False
+        typed = [v for v in lines if v.get("type") in _TYPES]
+        if len(typed) != len(lines):
+            return False
+        return any("sessionId" in v or "leafUuid" in v or "messageId" in v for v in lines)
+
+    def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
+        base = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
+        return [base / "projects"]
+
+    def relpath(self, path: Path, root: Path) -> str:
+        parts = path.parts
+        if "projects" in parts:
+            i = len(parts) - 1 - parts[::-1].index("projects")
+            return Path(*parts[i + 1 :]).as_posix()
+        return super().relpath(path, root)
+
+    def describe(self, record: dict, info: SessionInfo) -> None:
+        super().describe(record, info)
+        if info.project is None and isinstance(record.get("cwd"), str):
+            info.project = record["cwd"]
+        if isinstance(record.get("sessionId"), str) and info.id != record["sessionId"]:
+            if not record.get("agentId"):
+                info.id = record["sessionId"]
+        kind = record.get("type")
+        if kind in ("user", "assistant") and not record.get("isMeta"):
+            msg = record.get("message")
+            content = msg.get("content") if isinstance(msg, dict) else None
+            blocks = content if isinstance(content, list) else []
+            if any(isinstance(b, dict) and b.get("type") == "tool_use" for b in blocks):
+                info.tool_calls += sum(1 for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use")
+            if not (blocks and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)):
+                info.messages += 1
+
+    def is_prose(self, record: Any, path: tuple) -> bool:
+        if not isinstance(record, dict) or record.get("type") not in ("user", "assistant") or record.get("isMeta"):
+            return False
+        # message.content (a string) or message.content[i].text / .thinking
+        if len(path) >= 2 and path[0] == "message" and path[1] == "content":
+            if len(path) == 2:
+                return True
+            return len(path) == 4 and path[3] in ("text", "thinking")
+        return False
+
+
+_META = re.compile(r"agent-[\w-]+\.meta\.json$")
+
+
+class ClaudeCodeMeta(JsonDocReader):
+    """``agent-<id>.meta.json`` beside a subagent transcript."""
+
+    name = "claude_code"
+    label = "Claude Code (subagent metadata)"
+
+    def sniff(self, path: Path, head: bytes) -> bool:
+        if not _META.search(path.name):
+            return False
+        doc = head_document(path, head)
+        return isinstance(doc, dict) and ("agentType" in doc or "toolUseId" in doc)
+
+    relpath = ClaudeCode.relpath
+
+    def info(self, unit):  # sidecars are not sessions of their own
+        return SessionInfo(self.name, Path(unit.relpath).name, size=unit.source.stat().st_size)

@@ -1,0 +1,116 @@
+"""Replace detected spans with placeholders and describe each replacement as a finding.
+
+One ``Redactor`` serves one output file at a time (``start_unit``) and is the ``visit``
+callback of the walker. Findings carry context taken from the *redacted* text, so a snippet
+never shows a neighbouring secret in clear, and the value itself is masked for secrets and the
+user's identity (review/ is local, but the identity is never written in clear anywhere).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from typing import Any
+
+from tracepub.detect import Engine
+from tracepub.model import KEPT, Leaf, Span
+from tracepub.placeholders import Namer, for_path
+from tracepub.walk import JSON, KEY, Walker, format_path
+
+CONTEXT = 48
+
+
+def mask(value: str, type_: str) -> str:
+    """What the report may show of a value: PII in clear (a person must judge it), the rest masked."""
+    if type_.startswith("identity."):
+        return value[:1] + "…" if len(value) > 1 else "…"
+    if type_.startswith("secret.") or type_.startswith("custom."):
+        if len(value) >= 16:
+            return value[:4] + "…" + value[-2:]
+        return value[:2] + "…"
+    return value
+
+
+class Redactor:
+    def __init__(self, engine: Engine, namer: Namer, keep_ids: set[str] | None = None,
+                 remove_blobs: bool = True):
+        self.engine = engine
+        self.namer = namer
+        self.keep_ids = keep_ids or set()
+        self.walker = Walker(self._visit, self._blob, remove_blobs)
+        self.types: Counter[str] = Counter()
+        self.blobs: Counter[str] = Counter()
+        self.findings: list[dict] = []
+        self.file = ""
+        self.harness = ""
+        self.record_index = 0
+        self._record: Any = None
+        self._is_prose = None
+
+    def start_unit(self, file: str, harness: str, is_prose) -> None:
+        self.file, self.harness, self._is_prose = file, harness, is_prose
+        self.findings = []
+
+    def redact_record(self, index: int, value: Any) -> Any:
+        self.record_index, self._record = index, value
+        return self.walker.walk(value)
+
+    def redact_text(self, text: str, path: tuple = (), key: str | None = None) -> str:
+        return self._visit(text, path, key)
+
+    # -- walker callbacks ------------------------------------------------------------------
+    def _blob(self, kind: str, path: tuple, text: str) -> None:
+        self.blobs[kind] += 1
+
+    def _visit(self, text: str, path: tuple, key: str | None) -> str:
+        if len(text) < 3:
+            return text
+        prose = False
+        if self._is_prose is not None and JSON not in path and (not path or path[-1] is not KEY):
+            prose = self._is_prose(self._record, path)
+        spans = self.engine.scan(text, Leaf(self.harness, path, key, prose))
+        if not spans:
+            return text
+        return self._apply(text, spans, path)
+
+    def _apply(self, text: str, spans: list[Span], path: tuple) -> str:
+        pieces: list[str] = []
+        placed: list[tuple[Span, str, int, int, bool]] = []
+        pos = 0
+        out_len = 0
+        for s in spans:
+            value = text[s.start : s.end]
+            kept = self.namer.value_id(value) in self.keep_ids if self.keep_ids else False
+            ph = value if kept else self.namer.placeholder(s.type, value)
+            if path and path[0] == "#file":
+                ph = value if kept else for_path(ph)
+            pieces.append(text[pos : s.start])
+            out_len += s.start - pos
+            placed.append((s, ph, out_len, out_len + len(ph), kept))
+            pieces.append(ph)
+            out_len += len(ph)
+            pos = s.end
+        pieces.append(text[pos:])
+        new = "".join(pieces)
+        where = format_path(path)
+        for s, ph, a, b, kept in placed:
+            value = text[s.start : s.end]
+            self.types[s.type] += 1
+            fid = hashlib.sha1(f"{self.file}\0{self.record_index}\0{where}\0{s.start}".encode()).hexdigest()[:12]
+            self.findings.append({
+                "id": fid,
+                "file": self.file,
+                "record": self.record_index,
+                "path": where,
+                "start": s.start,
+                "end": s.end,
+                "type": s.type,
+                "detector": s.detector,
+                "confidence": s.confidence,
+                "action": KEPT if kept else s.action,
+                "placeholder": ph if not kept else None,
+                "value": mask(value, s.type),
+                "value_id": self.namer.value_id(value),
+                "context": {"before": new[max(0, a - CONTEXT) : a], "after": new[b : b + CONTEXT]},
+            })
+        return new

@@ -1,0 +1,141 @@
+"""Visit every string leaf of a JSON value, object keys and JSON encoded inside strings included.
+
+Copy-on-write: an untouched value is returned as the same object, so the caller can tell
+"nothing changed" by identity and write the original bytes back unchanged. JSON found inside a
+string (Codex ``arguments``, OpenAI ``tool_calls``) is parsed, walked, and encoded again in the
+style it was written in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from tracepub import blobs
+
+# Path elements: str (object key), int (array index), KEY (the key itself), JSON (decoded string).
+KEY = ("#key",)
+JSON = ("#json",)
+
+# visit(text, path, key, parent_dict) -> replacement text
+Visit = Callable[[str, tuple, "str | None"], str]
+BlobHook = Callable[[str, tuple, str], None]
+
+
+def format_path(path: tuple) -> str:
+    """Render a path tuple as ``$.a.b[0]#json.c`` (``<key>`` marks an object key itself)."""
+    out = ["$"]
+    for p in path:
+        if p is KEY:
+            out.append(".<key>")
+        elif p is JSON:
+            out.append("#json")
+        elif isinstance(p, int):
+            out.append(f"[{p}]")
+        else:
+            out.append(f".{p}")
+    return "".join(out)
+
+
+def loads(text: str) -> Any:
+    """Parse JSON fast, falling back to the standard library for what orjson refuses (NaN, huge ints)."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
+
+
+def _style(text: str) -> tuple[int | None, str, str, bool]:
+    """Guess how a JSON text was written: (indent, item separator, key separator, ensure_ascii)."""
+    body = text.strip()
+    indent: int | None = None
+    if "\n" in body:
+        second = body.split("\n", 2)[1]
+        indent = len(second) - len(second.lstrip(" ")) or 2
+    spaced = '": ' in body
+    item_sep = "," if indent is not None else (", " if spaced and ", " in body else ",")
+    key_sep = ": " if spaced else ":"
+    ensure_ascii = "\\u00" in body and body.isascii()
+    return indent, item_sep, key_sep, ensure_ascii
+
+
+def dumps_like(original: str, value: Any) -> str:
+    """Encode ``value`` the way ``original`` was encoded, keeping surrounding white space."""
+    indent, item_sep, key_sep, ensure_ascii = _style(original)
+    if indent is None and item_sep == "," and key_sep == ":" and not ensure_ascii:
+        try:
+            body = orjson.dumps(value).decode()
+        except TypeError:
+            body = json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    else:
+        body = json.dumps(value, indent=indent, separators=(item_sep, key_sep), ensure_ascii=ensure_ascii)
+    lead = original[: len(original) - len(original.lstrip())]
+    trail = original[len(original.rstrip()) :]
+    return lead + body + trail
+
+
+def _maybe_json(text: str) -> Any:
+    s = text.strip()
+    if len(s) < 2 or s[0] not in "{[" or s[-1] not in "}]":
+        return None
+    try:
+        value = loads(s)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, (dict, list)) else None
+
+
+class Walker:
+    """Walks one JSON value; ``visit`` decides each string's replacement."""
+
+    def __init__(self, visit: Visit, on_blob: BlobHook | None = None, remove_blobs: bool = True):
+        self.visit = visit
+        self.on_blob = on_blob
+        self.remove_blobs = remove_blobs
+
+    def walk(self, value: Any, path: tuple = ()) -> Any:
+        return self._walk(value, path, None, None)
+
+    def _walk(self, value: Any, path: tuple, key: str | None, parent: dict | None) -> Any:
+        if isinstance(value, str):
+            return self._string(value, path, key, parent)
+        if isinstance(value, dict):
+            out: dict | None = None
+            for i, (k, v) in enumerate(value.items()):
+                nk = self.visit(k, (*path, k, KEY), None) if k else k
+                nv = self._walk(v, (*path, k), k, value)
+                if out is None and (nk is not k or nv is not v):
+                    out = dict(list(value.items())[:i])
+                if out is not None:
+                    out[nk] = nv
+            return value if out is None else out
+        if isinstance(value, list):
+            new: list | None = None
+            for i, v in enumerate(value):
+                nv = self._walk(v, (*path, i), key, None)
+                if new is None and nv is not v:
+                    new = value[:i]
+                if new is not None:
+                    new.append(nv)
+            return value if new is None else new
+        return value
+
+    def _string(self, text: str, path: tuple, key: str | None, parent: dict | None) -> str:
+        if not text:
+            return text
+        if self.remove_blobs:
+            kind = blobs.classify(key, text, parent)
+            if kind is not None:
+                if self.on_blob is not None:
+                    self.on_blob(kind, path, text)
+                return blobs.marker(kind)
+        inner = _maybe_json(text)
+        if inner is not None:
+            new_inner = self._walk(inner, (*path, JSON), key, None)
+            if new_inner is inner:
+                return text
+            return dumps_like(text, new_inner)
+        return self.visit(text, path, key)

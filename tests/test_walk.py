@@ -1,0 +1,49 @@
+import json
+
+from tracepub.walk import JSON, KEY, Walker, dumps_like, format_path
+
+
+def upper_secret(text, path, key):
+    return text.replace("SECRET", "<X>") if "SECRET" in text else text
+
+
+def test_untouched_value_is_same_object():
+    doc = {"a": ["x", {"b": "y"}], "n": 3}
+    assert Walker(upper_secret).walk(doc) is doc
+
+
+def test_json_inside_string_is_redacted_and_still_parses():
+    args = json.dumps({"cmd": "echo SECRET", "workdir": "/tmp"})
+    doc = {"type": "function_call", "arguments": args}
+    out = Walker(upper_secret).walk(doc)
+    assert "SECRET" not in out["arguments"]
+    assert json.loads(out["arguments"]) == {"cmd": "echo <X>", "workdir": "/tmp"}
+    # written back in the same style (Python's json.dumps: ", " and ": ")
+    assert out["arguments"] == json.dumps({"cmd": "echo <X>", "workdir": "/tmp"})
+
+
+def test_compact_style_is_kept():
+    original = '{"a":"SECRET","b":[1,2]}'
+    assert dumps_like(original, {"a": "<X>", "b": [1, 2]}) == '{"a":"<X>","b":[1,2]}'
+
+
+def test_keys_are_visited_and_paths_recorded():
+    seen = []
+
+    def visit(text, path, key):
+        seen.append(format_path(path))
+        return text.replace("SECRET", "<X>")
+
+    out = Walker(visit).walk({"/home/SECRET/x": {"k": '{"z": "SECRET"}'}})
+    assert out == {"/home/<X>/x": {"k": '{"z": "<X>"}'}}
+    assert "$./home/SECRET/x.<key>" in seen
+    assert "$./home/SECRET/x.k#json.z" in seen
+    assert KEY and JSON
+
+
+def test_base64_image_removed_and_counted():
+    blobs = []
+    doc = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo" * 10}}
+    out = Walker(lambda t, p, k: t, lambda kind, p, t: blobs.append(kind)).walk(doc)
+    assert out["source"]["data"] == "<IMAGE_REMOVED>"
+    assert blobs == ["image"]
