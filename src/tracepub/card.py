@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tracepub import __version__
+from tracepub import __version__, selection
 from tracepub.output import DATASET, write_text
 
 NOTICE = (
@@ -33,6 +33,8 @@ def render(summary: Any, meta: dict[str, Any]) -> str:
         f"{summary.sessions} session file(s) from {', '.join(harnesses) or 'no harness'}, "
         f"redacted with tracepub {__version__}."
     )
+    if line := selection.card_line(summary):  # counts only: never folders, ids or deny rules
+        lines += ["", line]
     lines += ["", "## Redaction", ""]
     lines.append("Values are replaced by typed placeholders such as `<EMAIL_1a2b3c4d>`; the same value "
                  "has the same placeholder everywhere in this dataset. The suffix is a keyed hash "

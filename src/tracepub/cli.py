@@ -73,6 +73,76 @@ def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_pat
     return dc, h, cfg
 
 
+def selection_options(f):
+    """--project, --since, --until, --harness, --session, --exclude-session (redact and sessions)."""
+    opts = [
+        click.option("--project", "projects", multiple=True, metavar="GLOB",
+                     help="Only sessions whose working folder matches (repeatable). A bare name matches the "
+                          "folder's last component; a path (~ allowed) matches that folder and its subfolders."),
+        click.option("--since", metavar="DATE", help="Only sessions that started on or after DATE "
+                     "(YYYY-MM-DD or YYYY-MM-DDTHH:MM, local time)."),
+        click.option("--until", metavar="DATE", help="Only sessions that ended on or before DATE (a date "
+                     "alone includes that whole day)."),
+        click.option("--harness", "harnesses", multiple=True, metavar="NAME",
+                     help="Only this harness, e.g. claude_code or codex (repeatable)."),
+        click.option("--session", "session_ids", multiple=True, metavar="ID",
+                     help="Only this session: full id or a unique prefix (repeatable)."),
+        click.option("--exclude-session", "exclude_ids", multiple=True, metavar="ID",
+                     help="Leave this session out: full id or a unique prefix (repeatable)."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def make_selection(projects, since, until, harnesses, session_ids, exclude_ids):
+    from tracepub.selection import Selection, SelectionError
+
+    try:
+        return Selection(list(projects), since, until, list(harnesses), list(session_ids), list(exclude_ids))
+    except SelectionError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+@cli.command()
+@click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
+@selection_options
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (for scripts).")
+def sessions(sources: tuple[Path, ...], projects, since, until, harnesses, session_ids, exclude_ids,
+             as_json: bool) -> None:
+    """List discovered sessions: harness, id, project folder, start and end, messages, tool calls, size.
+
+    Uses the same discovery as redact and reads each session once; no detection runs. Every
+    selection option of redact works here too, so you can check a selection before redacting.
+    Times are shown in local time (--json gives them as recorded).
+
+    \b
+    Examples:
+      tracepub sessions
+      tracepub sessions --project myapp --since 2026-03-01
+      tracepub sessions ~/.codex/sessions --json
+    """
+    from tracepub.selection import SelectionError
+    from tracepub.sessions import format_table, list_sessions, to_json
+
+    sel = make_selection(projects, since, until, harnesses, session_ids, exclude_ids)
+    try:
+        found, disc = list_sessions(list(sources), sel)
+    except SelectionError as exc:
+        raise Refused(str(exc)) from exc
+    if as_json:
+        _echo_json(to_json(found, disc))
+        return
+    for line in format_table(found):
+        click.echo(line)
+    files = sum(len(s.units) for s in found)
+    click.echo(f"{len(found)} session(s), {files} file(s).", err=True)
+    if disc.problems:
+        click.echo(f"Problems: {len(disc.problems)}", err=True)
+        for p in disc.problems[:20]:
+            click.echo(f"  {p}", err=True)
+
+
 @cli.command()
 @click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="Output folder (DIR).")
@@ -88,9 +158,14 @@ def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_pat
 @click.option("--title", default=None, help="Title for the dataset card.")
 @click.option("--strict", is_flag=True, help="Exit with status 1 if any problem was reported.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+@selection_options
+@click.option("--deny", multiple=True, metavar="PATTERN",
+              help="Leave out every session that mentions PATTERN anywhere (case-insensitive; "
+                   "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.")
 def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, ...], secrets_file: Path | None,
            config_path: Path | None, no_ner: bool, keep_blobs: bool, license_: str | None, title: str | None,
-           strict: bool, as_json: bool) -> None:
+           strict: bool, as_json: bool, projects=(), since=None, until=None, harnesses=(), session_ids=(),
+           exclude_ids=(), deny=()) -> None:
     """Find and redact secrets and personal data; write DIR/dataset, DIR/review, DIR/manifest.json.
 
     SOURCES are session files or folders (searched recursively, hidden folders included); with
@@ -101,10 +176,22 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
       tracepub redact --out out/
       tracepub redact ~/.claude/projects/-home-me-src-app --out out/
       tracepub redact sample_traces --out out/ --secret my-internal-token --json
+      tracepub redact --project myapp --since 2026-03-01 --deny "Client Corp" --out out/
     """
+    from tracepub.deny import parse_rules
     from tracepub.pipeline import RunOptions, run
+    from tracepub.selection import SelectionError
 
-    dc, _, _ = detect_config(secret, secrets_file, config_path, not no_ner)
+    sel = make_selection(projects, since, until, harnesses, session_ids, exclude_ids)
+    try:
+        cli_deny = parse_rules(deny, "--deny")
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    dc, _, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
+    try:
+        deny_rules = parse_rules(cfg.deny, str(cfg.path or "tracepub.toml")) + cli_deny
+    except ValueError as exc:
+        raise Refused(str(exc)) from exc
     opts = RunOptions(
         out=out,
         sources=list(sources),
@@ -113,8 +200,13 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
         remove_blobs=not keep_blobs,
         progress=not as_json,
         card={k: v for k, v in (("license", license_), ("title", title)) if v},
+        selection=sel if sel.active else None,
+        deny=deny_rules,
     )
-    summary = run(opts)
+    try:
+        summary = run(opts)
+    except SelectionError as exc:
+        raise Refused(str(exc)) from exc
     if as_json:
         _echo_json(summary.to_json())
     else:
@@ -137,6 +229,7 @@ def _print_summary(s) -> None:
         click.echo("Removed blobs: " + ", ".join(f"{k} {v}" for k, v in s.blobs.items()), file=err)
     if s.ner is None:
         click.echo("Notice: NER for person names was off (no spaCy model installed, or --no-ner).", file=err)
+    _print_selection(s)
     if s.skipped:
         click.echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
     if s.problems:
@@ -144,6 +237,22 @@ def _print_summary(s) -> None:
         for p in s.problems[:20]:
             click.echo(f"  {p}", file=err)
     click.echo(f"Review the report: {os.path.join(s.out, 'review', 'report.html')}", file=err)
+
+
+def _print_selection(s) -> None:
+    err = sys.stderr
+    counts = (getattr(s, "selection", None) or {}).get("counts", {})
+    if counts.get("excluded"):
+        click.echo(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).", file=err)
+    if s.dropped:
+        click.echo(f"Dropped in review (left out): {len(s.dropped)} session(s)", file=err)
+        for d in s.dropped[:20]:
+            click.echo(f"  {d['session']}", file=err)
+    if s.denied:
+        click.echo(f"Denied (left out of dataset/): {len(s.denied)} session(s)", file=err)
+        for d in s.denied[:20]:
+            click.echo(f"  {d['session']}  {d['file']}: rule {d['rule']!r} ({d['origin']}) matched "
+                       f"{d['masked']!r} at {d['where']}", file=err)
 
 
 def main() -> None:

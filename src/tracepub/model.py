@@ -72,6 +72,9 @@ class SessionInfo:
     messages: int = 0
     tool_calls: int = 0
     size: int = 0
+    # The session this one belongs to (a subagent's parent), if the reader knows: selection,
+    # denial and drops treat a session and its subagents as one.
+    parent: str | None = None
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import sys
 import uuid
 from collections import Counter
@@ -23,7 +24,8 @@ from typing import Any
 
 import orjson
 
-from tracepub import __version__
+from tracepub import __version__, decisions, selection
+from tracepub.deny import Denied, DenyMatcher
 from tracepub.detect import DetectConfig, Engine, path_detectors
 from tracepub.discover import default_sources, discover
 from tracepub.model import Problem, Unit
@@ -56,6 +58,11 @@ class RunOptions:
     keep_ids: set[str] = field(default_factory=set)
     progress: bool = False
     card: dict[str, Any] = field(default_factory=dict)  # license, title, ... for the dataset card
+    # Which sessions: selection.Selection criteria, applied after discovery (None: all), and
+    # deny.DenyRule list (a session matching anywhere is left out). Reviewers' drop_session
+    # decisions in DIR/review/decisions.jsonl are always applied.
+    selection: Any = None
+    deny: list = field(default_factory=list)
 
 
 @dataclass
@@ -70,6 +77,7 @@ class UnitResult:
     blobs: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
     ok: bool = True
+    denied: dict | None = None  # deny.Hit.to_json() when a deny rule matched: nothing written
 
 
 @dataclass
@@ -87,6 +95,9 @@ class RunSummary:
     skipped: list[str] = field(default_factory=list)
     ner: str | None = None
     manifest_sha256: str = ""
+    selection: dict[str, Any] = field(default_factory=dict)  # criteria and counts (selection.summary_block)
+    denied: list[dict] = field(default_factory=list)  # {session, file, rule, origin, masked, where, files}
+    dropped: list[dict] = field(default_factory=list)  # {session, harness, files}: dropped in review
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,8 +107,9 @@ class RunSummary:
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs: bool) -> None:
+def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs: bool, deny: list = ()) -> None:
     engine = Engine(cfg)
+    _WORKER["deny"] = DenyMatcher(deny) if deny else None
     _WORKER["redactor"] = Redactor(engine, Namer(key), keep_ids, remove_blobs)
     _WORKER["ner"] = engine.ner_model
 
@@ -117,9 +129,12 @@ def process_unit(unit: Unit, dest: str, out_dir: Path) -> UnitResult:
     red.start_unit(dest, unit.harness, reader.is_prose)
     red.types.clear(), red.blobs.clear()
     target = out_dir / DATASET / dest
+    deny: DenyMatcher | None = _WORKER.get("deny")
     try:
         with atomic_writer(target) as fh:
             for rec in reader.records(unit, res.problems):
+                if deny is not None:
+                    deny.check_record(rec)  # before redaction: the rule sees the original text
                 new = red.redact_record(rec.index, rec.value)
                 if new is rec.value and rec.raw is not None:
                     line = rec.raw
@@ -129,6 +144,10 @@ def process_unit(unit: Unit, dest: str, out_dir: Path) -> UnitResult:
                     line = _encode(rec.raw, new)
                 fh.write(line if unit.kind == "json" else line + "\n")
                 res.records += 1
+    except Denied as d:  # atomic_writer removed its temporary file: nothing of it was written
+        res.ok, res.denied, red.findings = False, d.hit.to_json(), []
+        with contextlib.suppress(OSError):
+            target.unlink()  # an earlier run's file
     except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
         res.ok = False
         res.problems.append(Problem(str(unit.source), None, f"failed: {type(exc).__name__}: {exc}"))
@@ -201,7 +220,10 @@ def run(opts: RunOptions) -> RunSummary:
     namer = Namer(key)
     sources = opts.sources or default_sources()
     disc = discover(sources)
-    units = disc.units
+    deny = DenyMatcher(opts.deny) if opts.deny else None
+    shutil.rmtree(review / "dropped", ignore_errors=True)  # sessions.drop_session's stash: stale now
+    plan = selection.plan(disc.units, opts.selection, decisions.load(out).dropped_sessions, deny)
+    units = plan.units
 
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect)), namer, opts.keep_ids)
     dests, path_findings = assign_dests(units, path_red)
@@ -216,14 +238,14 @@ def run(opts: RunOptions) -> RunSummary:
     results: list[UnitResult] = []
     bar = _progress(len(tasks), opts.progress)
     if jobs == 1:
-        _init_worker(opts.detect, key, opts.keep_ids, opts.remove_blobs)
+        _init_worker(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny)
         summary.ner = _WORKER["ner"]
         for t in tasks:
             results.append(_run_one(t))
             bar.update(1)
     else:
         with ProcessPoolExecutor(jobs, initializer=_init_worker,
-                                 initargs=(opts.detect, key, opts.keep_ids, opts.remove_blobs)) as pool:
+                                 initargs=(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny)) as pool:
             for r in pool.map(_run_one, tasks, chunksize=1):
                 results.append(r)
                 bar.update(1)
@@ -231,10 +253,12 @@ def run(opts: RunOptions) -> RunSummary:
 
         summary.ner = ner_model_name() if opts.detect.ner else None
     bar.close()
+    left_out = selection.settle(plan, units, results, dests, deny)  # a denied file takes its session along
+    path_findings = [f for f in path_findings if f["file"] not in left_out]
 
     produced = {r.dest for r in results if r.ok}
     _remove_stale(out / DATASET, produced)
-    _remove_stale_parts(out, {_part_path(out, r.dest).name for r in results} | {"paths.jsonl"})
+    _remove_stale_parts(out, {_part_path(out, r.dest).name for r in results if r.ok} | {"paths.jsonl"})
     _write_part(out, "", path_findings, name="paths.jsonl")  # findings in file and folder names
 
     types: Counter[str] = Counter(f["type"] for f in path_findings)
@@ -258,22 +282,30 @@ def run(opts: RunOptions) -> RunSummary:
     summary.blobs = dict(sorted(blobs.items()))
     summary.harnesses = dict(sorted(harnesses.items()))
     summary.problems = [str(p) for p in problems]
+    summary.denied, summary.dropped = plan.denied, plan.dropped
+    summary.selection = selection.summary_block(plan, opts.selection, len(opts.deny),
+                                                selection.included(plan, units, results))
 
-    _concat_findings(out, [r.dest for r in results])
+    _concat_findings(out, [r.dest for r in results if r.ok])
     chash = config_hash(opts, namer)
     write_json(review / RUN_FILE, {
         "sources": [str(s) for s in sources],
-        "options": {"jobs": opts.jobs, "remove_blobs": opts.remove_blobs},
+        "options": {"jobs": opts.jobs, "remove_blobs": opts.remove_blobs, "card": opts.card},
         "summary": summary.to_json(),
+        "units": selection.unit_records(plan, units, results),  # for sessions.drop_session
     })
     from tracepub import card, report
 
     card.write_card(out, summary, opts.card)
     report.write_report(out, summary)
-    manifest = build_manifest(out, chash, uuid.uuid4().hex, {"summary": {
-        "files": summary.files, "findings": summary.findings, "blobs": summary.blobs}})
+    manifest = build_manifest(out, chash, uuid.uuid4().hex, manifest_extra(summary))
     summary.manifest_sha256 = write_manifest(out, manifest)
     return summary
+
+
+def manifest_extra(summary: RunSummary) -> dict[str, Any]:
+    return {"summary": {"files": summary.files, "findings": summary.findings, "blobs": summary.blobs},
+            "selection": summary.selection}
 
 
 def _remove_stale(dataset: Path, produced: set[str]) -> None:
