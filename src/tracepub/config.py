@@ -7,6 +7,7 @@ Looked up in the current folder unless ``--config`` names one. Keys::
     allow = ["jane@example.com"]                # exact values never redacted
     allow_regex = ["build-[0-9]+"]
     deny = ["Client Corp", "re:internal\\.acme\\.com"]   # sessions mentioning these are left out
+                                                  # (plain: case-insensitive substring; re: as written)
     [[rules]]                                     # more credential rules, same format as patterns/
 """
 
