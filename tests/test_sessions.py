@@ -243,3 +243,18 @@ def _no_ner():
     from tracepub.detect import DetectConfig
 
     return DetectConfig(ner=False)
+
+
+def test_a_drop_recorded_under_a_file_name_id_survives_reading_the_session(tmp_path):
+    """A plain run names sessions by file name; a later run reads them (info ids). A transcript
+    whose file name is not its session id must still stay dropped."""
+    root = tmp_path / "projects"
+    path = claude_session(root, "/x/app", SID_A, "2026-03-01T10:00:00Z", "2026-03-01T11:00:00Z")
+    path.rename(path.with_name("renamed-copy.jsonl"))
+    claude_session(root, "/x/other", SID_B, "2026-03-01T10:00:00Z", "2026-03-01T11:00:00Z")
+    out = tmp_path / "out"
+    redact(root, out, detect=_no_ner())
+    assert drop_session(out, "renamed-copy", "jane").files
+    summary = redact(root, out, detect=_no_ner())  # reads sessions now (a drop is recorded)
+    assert [d["session"] for d in summary.dropped] == [SID_A]
+    assert dataset_files(out) == {"README.md", f"claude_code/-x-other/{SID_B}.jsonl"}

@@ -133,6 +133,15 @@ class Session:
         stamps = [s for s in stamps if s[0] is not None]
         return max(stamps)[1] if stamps else None
 
+    def aliases(self) -> set[str]:
+        """Its id and the ids its files' names give: a drop recorded after a run that did not
+        read the sessions (ids from file names) must still match when a later run does."""
+        out = {self.id}
+        for u in self.units:
+            own, parent = path_ids(u)
+            out.add(parent or own)
+        return out
+
     def total(self, name: str) -> int:
         return sum(getattr(i, name) for i in self.infos if i is not None)
 
@@ -348,7 +357,7 @@ def plan(units: list[Unit], selection: Selection | None, dropped: set[str], deny
     kept = sel.filter(sessions) if sel.active else sessions
     result.excluded = max(0, discovered - len(kept))
     for s in kept:
-        if s.id in dropped:
+        if dropped and s.aliases() & dropped:
             result.dropped.append({"session": s.id, "harness": s.harness,
                                    "files": [f"{u.harness}/{u.relpath}" for u in s.units]})
             continue
