@@ -23,7 +23,7 @@ import os
 import shutil
 from collections import Counter
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +52,8 @@ def list_sessions(sources: list[Path], selection: Selection | None = None) -> tu
     sessions = describe(units)
     if selection is not None and selection.active:
         sessions = selection.filter(sessions)
-    sessions.sort(key=lambda s: (parse_stamp(s.start) is None, parse_stamp(s.start) or datetime.min.astimezone(),
-                                 s.harness, s.id))
+    oldest = datetime.min.replace(tzinfo=UTC)
+    sessions.sort(key=lambda s: (parse_stamp(s.start) is None, parse_stamp(s.start) or oldest, s.harness, s.id))
     return sessions, disc
 
 
