@@ -255,6 +255,202 @@ def _print_selection(s) -> None:
                        f"{d['masked']!r} at {d['where']}", file=err)
 
 
+class _refusals:
+    """Turn a module's Refusal into exit status 1 with its one line."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        from tracepub.errors import Refusal
+
+        if exc_type is not None and issubclass(exc_type, Refusal):
+            raise Refused(str(exc)) from None
+        return False
+
+
+def _check(fn):
+    """A click callback running a validator on each value of a repeatable option (exit 2 on error)."""
+
+    def callback(ctx, param, values):
+        try:
+            return tuple(fn(v) for v in values) if isinstance(values, tuple) else fn(values)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return callback
+
+
+def _add_check(v: str) -> str:
+    from tracepub.review import validate_add
+
+    return validate_add(v)
+
+
+def _regex_check(v: str) -> str:
+    from tracepub.review import validate_regex
+
+    return validate_regex(v)
+
+
+def _repo_check(v: str) -> str:
+    from tracepub.publish import check_repo_id
+
+    return check_repo_id(v)
+
+
+@cli.command()
+@click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--keep", multiple=True, metavar="ID", help="Leave this value in clear (a value id or a finding id).")
+@click.option("--redact", "redact_ids", multiple=True, metavar="ID", help="Redact this value again (undo --keep).")
+@click.option("--add", multiple=True, metavar="TEXT", callback=_check(_add_check), help="Always redact this text.")
+@click.option("--add-regex", multiple=True, metavar="RE", callback=_check(_regex_check),
+              help="Always redact what this regular expression matches.")
+@click.option("--reviewer", default=None, help="Who decides (recorded with each decision; default: your login).")
+@click.option("--all", "all_values", is_flag=True, help="Go through every value, not only the flagged ones.")
+@click.option("--interactive", is_flag=True, help="Ask about each value even if input is not a terminal.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: tuple[str, ...],
+           add_regex: tuple[str, ...], reviewer: str | None, all_values: bool, interactive: bool,
+           as_json: bool) -> None:
+    """Decide on findings: keep a value in clear, redact it, or add what the detectors missed.
+
+    On a terminal (without decision options) it goes through the flagged values one by one.
+    Decisions are appended to DIR/review/decisions.jsonl and applied at once: DIR/dataset is
+    redacted again from the original sources and DIR/manifest.json rewritten, so any earlier
+    sign-off no longer matches. Decisions also apply to every later `tracepub redact` into DIR.
+
+    \b
+    Examples:
+      tracepub review out/
+      tracepub review out/ --keep 3f2a9c0d1e2b4a5c --add "Project Bluebird" --reviewer Jane
+      tracepub review out/ --add-regex 'ACME-[0-9]{6}' --json
+    """
+    from tracepub import review as rv
+
+    extra: list[tuple[str, dict[str, str]]] = []  # --drop-session / --restore-session go here
+    with _refusals():
+        rv.check_dir(dir)
+        scripted = keep or redact_ids or add or add_regex or extra
+        if not scripted and (interactive or (sys.stdin.isatty() and not as_json)):
+            keep, redact_ids, add, add_regex = rv.interactive(dir, reviewer, all_values, click.echo, click.prompt,
+                                                              click.style)
+        elif not scripted:
+            if as_json:
+                _echo_json({"flagged": rv.flagged_lines(dir)[1:-1]})
+            else:
+                click.echo("\n".join(rv.flagged_lines(dir)))
+            return
+        outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, extra, progress=not as_json)
+    if as_json:
+        _echo_json(outcome.to_json())
+    else:
+        click.echo("\n".join(rv.describe(dir, outcome)), err=True)
+
+
+@cli.command()
+@click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--reviewer", required=True, help="Your name, as it will appear in the dataset card and signoff.json.")
+@click.option("--license", "license_", default=None, help="Set the card's license (e.g. cc-by-4.0) before signing.")
+@click.option("--title", default=None, help="Set the card's title before signing.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts).")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, yes: bool, as_json: bool) -> None:
+    """Sign off the exact bytes in DIR/dataset (writes DIR/signoff.json).
+
+    Refuses if the files on disk do not match DIR/manifest.json. Shows what will be published
+    and asks for confirmation; then writes the reviewer and date into the dataset card,
+    rewrites the manifest and binds signoff.json to its sha256 and run id.
+
+    \b
+    Examples:
+      tracepub approve out/ --reviewer "Jane Doe"
+      tracepub approve out/ --reviewer "Jane Doe" --license cc-by-4.0 --yes
+    """
+    from tracepub import signoff as so
+
+    with _refusals():
+        plan = so.plan(dir, license_, title)
+        if not as_json:
+            _print_plan(dir, plan)
+        if not yes:
+            try:
+                ok = click.confirm(f"Sign off these {len(plan.files)} file(s) as {reviewer}?", default=False,
+                                   err=True)
+            except click.Abort:
+                ok = False
+            if not ok:
+                raise Refused("not approved: nothing was signed (pass --yes to approve without a prompt)")
+        signed = so.approve(dir, reviewer, license_, title)
+    if as_json:
+        _echo_json({"signoff": signed, "plan": plan.to_json()})
+    else:
+        click.echo(f"Signed: {dir / 'signoff.json'} (manifest sha256 {signed['manifest_sha256']}).", err=True)
+        click.echo(f"Next: tracepub publish {dir} --repo OWNER/NAME  (private unless --public)", err=True)
+
+
+def _print_plan(dir: Path, plan) -> None:
+    err = sys.stderr
+    click.echo(f"About to sign {len(plan.files)} file(s), {plan.bytes:,} bytes, in {dir / 'dataset'}:", file=err)
+    for name, meta in list(sorted(plan.files.items()))[:40]:
+        click.echo(f"  {meta['size']:>12,}  {name}", file=err)
+    if len(plan.files) > 40:
+        click.echo(f"  … and {len(plan.files) - 40} more (see manifest.json)", file=err)
+    click.echo(f"Sessions: {plan.sessions} (" + ", ".join(f"{h} {n}" for h, n in plan.harnesses.items()) + ")",
+               file=err)
+    click.echo("Findings by action: " + (", ".join(f"{a} {n}" for a, n in plan.actions.items()) or "none"), file=err)
+    if plan.flagged_values:
+        click.echo(f"{plan.flagged_values} flagged value(s) were not decided on; they stay redacted.", file=err)
+    if plan.problems:
+        click.echo(f"{plan.problems} problem(s) were reported while reading (see the report).", file=err)
+    click.echo(f"Card: license {plan.card['license']}" + (f", title {plan.card['title']!r}" if plan.card['title']
+                                                         else ""), file=err)
+
+
+@cli.command()
+@click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--repo", required=True, callback=_check(_repo_check), help="Hub dataset to publish to: OWNER/NAME.")
+@click.option("--public", is_flag=True, help="Make a new dataset public (default: private).")
+@click.option("--dry-run", is_flag=True, help="Check everything locally and list what would be sent; send nothing.")
+@click.option("--message", default=None, help="Commit message (the manifest sha256 is always appended).")
+@click.option("--replace", is_flag=True, help="Overwrite files that exist in the dataset with other content.")
+@click.option("--license", "license_", default=None,
+              help="Only checked: must equal the signed card's license (change it with approve).")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | None, replace: bool,
+            license_: str | None, as_json: bool) -> None:
+    """Verify the sign-off, re-scan, and upload DIR/dataset in one commit.
+
+    Refuses (exit 1, nothing sent) without a matching sign-off, if any byte of DIR/dataset
+    differs from what was signed, or if the re-scan finds a secret or your identity. The token
+    comes from HF_TOKEN or `hf auth login` and is never printed.
+
+    \b
+    Examples:
+      tracepub publish out/ --repo me/agent-traces --dry-run
+      tracepub publish out/ --repo me/agent-traces
+      tracepub publish out/ --repo my-org/agent-traces --public --message "June sessions"
+    """
+    from tracepub import publish as pb
+
+    with _refusals():
+        result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
+                            license_=license_)
+    if as_json:
+        _echo_json(result.to_json())
+        return
+    verb = "Would send" if dry_run else "Sent"
+    click.echo(f"{verb} {len(result.files)} file(s), {result.bytes:,} bytes, to dataset {repo} "
+               f"({'private' if result.private else 'public'}):")
+    for f in result.files:
+        click.echo(f"  {f['size']:>12,}  {f['sha256'][:12]}  {f['path']}")
+    click.echo(f"Commit message: {result.commit_message}")
+    for note in result.notes:
+        click.echo(f"Note: {note}")
+    if result.url:
+        click.echo(f"Published: {result.url}" + (f" (commit {result.commit})" if result.commit else ""))
+
+
 def main() -> None:
     cli()
 

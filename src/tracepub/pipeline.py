@@ -35,7 +35,6 @@ from tracepub.output import (
     REVIEW,
     atomic_writer,
     build_manifest,
-    write_json,
     write_manifest,
 )
 from tracepub.placeholders import Namer, load_key
@@ -45,7 +44,7 @@ from tracepub.walk import dumps_like
 
 PARTS = "parts"
 FINDINGS = "findings.jsonl"
-RUN_FILE = "run.json"
+RUN_FILE = "run.json"  # see runstate.py
 
 
 @dataclass
@@ -213,6 +212,10 @@ def assign_dests(units: list[Unit], red: Redactor) -> tuple[list[str], list[dict
 
 
 def run(opts: RunOptions) -> RunSummary:
+    from tracepub import runstate
+
+    given = opts  # what run.json stores; decisions are re-read from review/ on every run
+    opts = runstate.with_decisions(opts)
     out = opts.out
     review = out / REVIEW
     review.mkdir(parents=True, exist_ok=True)
@@ -288,12 +291,8 @@ def run(opts: RunOptions) -> RunSummary:
 
     _concat_findings(out, [r.dest for r in results if r.ok])
     chash = config_hash(opts, namer)
-    write_json(review / RUN_FILE, {
-        "sources": [str(s) for s in sources],
-        "options": {"jobs": opts.jobs, "remove_blobs": opts.remove_blobs, "card": opts.card},
-        "summary": summary.to_json(),
-        "units": selection.unit_records(plan, units, results),  # for sessions.drop_session
-    })
+    runstate.save(given, sources, summary.to_json(),
+                  units=selection.unit_records(plan, units, results))  # for sessions.drop_session
     from tracepub import card, report
 
     card.write_card(out, summary, opts.card)

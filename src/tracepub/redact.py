@@ -80,7 +80,9 @@ class Redactor:
         out_len = 0
         for s in spans:
             value = text[s.start : s.end]
-            kept = self.namer.value_id(value) in self.keep_ids if self.keep_ids else False
+            # A reviewer's added value or regex (custom.*) is always redacted, even if also kept.
+            kept = bool(self.keep_ids) and not s.type.startswith("custom.") \
+                and self.namer.value_id(value) in self.keep_ids
             ph = value if kept else self.namer.placeholder(s.type, value)
             if path and path[0] == "#file":
                 ph = value if kept else for_path(ph)
