@@ -9,6 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_traces"
+pytest_plugins = ["hubserver"]  # the `hub` fixture: a local fake Hugging Face Hub (tests/hubserver.py)
 
 
 @pytest.fixture(autouse=True)

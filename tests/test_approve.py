@@ -108,3 +108,11 @@ def test_refuses_without_a_manifest(tmp_path):
 def test_reviewer_is_required(tmp_path):
     out = redacted_dir(tmp_path)
     assert invoke("approve", out, "--yes").exit_code == 2
+
+
+def test_refuses_a_dataset_without_sessions(tmp_path):
+    out = tmp_path / "out"
+    r = invoke("redact", tmp_path / "empty", "--out", out, "--no-ner", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    r = invoke("approve", out, "--reviewer", "Jane", "--yes")
+    assert r.exit_code == 1 and "nothing to approve" in r.output

@@ -10,7 +10,7 @@ import json
 import shutil
 
 import pytest
-from hubserver import TOKEN, hub  # noqa: F401 - the fixture
+from hubserver import TOKEN
 from reviewkit import invoke, planted, redacted_dir, value_id
 
 from tracepub.output import build_manifest, read_manifest, write_manifest
@@ -68,10 +68,26 @@ def test_published_dataset_downloads_byte_identical_and_private(tmp_path, hub):
 
 def test_public_flag_makes_a_new_dataset_public(tmp_path, hub):
     out = approved(tmp_path)
-    r = invoke("publish", out, "--repo", REPO, "--public", "--json")
+    r = invoke("publish", out, "--repo", REPO, "--public", "--json", "--message", "June sessions")
     assert r.exit_code == 0, r.output
     assert hub.repos[REPO].private is False
-    assert json.loads(r.output)["private"] is False
+    data = json.loads(r.output)
+    assert data["private"] is False
+    assert hub.commits[0]["summary"] == f"June sessions [tracepub manifest sha256:{data['manifest_sha256']}]"
+    assert "Signed off by Jane Doe" in hub.commits[0]["description"]
+
+
+def test_token_from_the_stored_login(tmp_path, hub, monkeypatch):
+    import huggingface_hub.constants as hf_constants
+
+    out = approved(tmp_path)
+    monkeypatch.delenv("HF_TOKEN")
+    with open(hf_constants.HF_TOKEN_PATH, "w") as fh:
+        fh.write(TOKEN)
+    r = invoke("publish", out, "--repo", REPO)
+    assert r.exit_code == 0, r.output
+    assert TOKEN not in r.output
+    assert all(req.authorized for req in hub.requests if "/commit/" in req.path)
 
 
 def test_refused_without_signoff(tmp_path, hub):
@@ -171,6 +187,26 @@ def test_refused_when_the_users_identity_is_in_clear(tmp_path, hub):
     write_manifest(out, build_manifest(out, old["config_hash"], old["run_id"]))
     assert invoke("approve", out, "--reviewer", "Jane", "--yes").exit_code == 0
     assert_refused(invoke("publish", out, "--repo", REPO), hub, "identity.username")
+
+
+def test_refused_when_a_file_name_holds_the_identity(tmp_path, hub):
+    out = redacted_dir(tmp_path)
+    f = next((out / "dataset" / "claude_code").rglob("*.jsonl"))
+    f.rename(f.with_name("notes-jdoe.jsonl"))
+    old = read_manifest(out)
+    write_manifest(out, build_manifest(out, old["config_hash"], old["run_id"]))
+    assert invoke("approve", out, "--reviewer", "Jane", "--yes").exit_code == 0
+    assert_refused(invoke("publish", out, "--repo", REPO), hub, "identity.username", "(file name)")
+
+
+def test_identity_deliberately_kept_by_the_reviewer_may_be_published(tmp_path, hub):
+    out = redacted_dir(tmp_path)
+    r = invoke("review", out, "--keep", value_id(out, "identity.username"))
+    assert r.exit_code == 0 and "published in clear" in r.output
+    assert invoke("approve", out, "--reviewer", "Jane", "--yes").exit_code == 0
+    r = invoke("publish", out, "--repo", REPO)
+    assert r.exit_code == 0, r.output
+    assert any(b"/home/jdoe/" in data for data in hub.commits[0]["files"].values())
 
 
 def test_the_reviewers_own_name_in_the_card_does_not_block(tmp_path, hub, monkeypatch):

@@ -52,7 +52,7 @@ class Hit:
     masked: str
 
     def __str__(self) -> str:
-        return f"{self.type} ({self.masked}) in {self.file} line {self.line}"
+        return f"{self.type} ({self.masked}) in {self.file} " + (f"line {self.line}" if self.line else "(file name)")
 
 
 @dataclass
@@ -189,7 +189,8 @@ def rescan(root: Path, names: list[str], out: Path, reviewer: str) -> list[Hit]:
 
     walker = Walker(visit, None, remove_blobs=False)
     for name in names:
-        where["name"] = name
+        where["name"], where["line"] = name, 0
+        visit(name, ("#file",), None)  # the path is uploaded too (line 0: the file name)
         with open(root / name, "rb") as fh:
             for lineno, raw in enumerate(fh, 1):
                 where["line"] = lineno

@@ -22,8 +22,7 @@ from tracepub.output import DATASET, MANIFEST, SIGNOFF
 from tracepub.report import ValueGroup, aggregate, iter_findings
 
 MIN_ADD = 3  # shorter values would redact ordinary words everywhere
-# Values whose hits block a publish: keeping one in clear means publish will refuse.
-BLOCKING_FAMILIES = ("secret.", "identity.", "custom.")
+# Secrets found with high confidence block a publish even when kept (see publish.rescan).
 BLOCKING_CONFIDENCE = 0.8
 
 
@@ -89,7 +88,7 @@ def resolve_ids(out: Path, ids: Iterable[str], groups: dict[str, ValueGroup] | N
 
 
 def blocks_publish(g: ValueGroup) -> bool:
-    return g.type.startswith(BLOCKING_FAMILIES) and g.conf_max >= BLOCKING_CONFIDENCE and not g.flagged
+    return g.type.startswith("secret.") and g.conf_max >= BLOCKING_CONFIDENCE and not g.flagged
 
 
 def validate_add(text: str) -> str:
@@ -132,7 +131,9 @@ def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: It
             outcome.warnings.append(f"{vid}: added by a reviewer, so it stays redacted (decisions to add win)")
         elif g is not None and blocks_publish(g):
             outcome.warnings.append(
-                f"{vid} ({g.type}, {g.value}) is a high-confidence finding: publish refuses while it is in clear")
+                f"{vid} ({g.type}, {g.value}) is a high-confidence secret: publish refuses while it is in clear")
+        elif g is not None and g.type.startswith("identity."):
+            outcome.warnings.append(f"{vid} is your own {g.type.partition('.')[2]}: it will be published in clear")
         outcome.appended.append(decisions.append(out, "keep", reviewer, value_id=vid))
     for i in redact:
         outcome.appended.append(decisions.append(out, "redact", reviewer, value_id=ids[i]))
@@ -209,7 +210,7 @@ def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callabl
             if choice == "k":
                 keep.append(g.value_id)
                 if blocks_publish(g):
-                    echo(style("  note: a high-confidence finding; publish refuses while it is in clear", fg="red"))
+                    echo(style("  note: a high-confidence secret; publish refuses while it is in clear", fg="red"))
             elif choice == "r":
                 redact.append(g.value_id)
             elif choice == "a":

@@ -89,6 +89,9 @@ def plan(out: Path, license_: str | None = None, title: str | None = None) -> Pl
     summary = state.get("summary", {})
     files = manifest["files"]
     harnesses: Counter[str] = Counter(name.split("/", 1)[0] for name in files if "/" in name)
+    if not harnesses:
+        raise Refusal(f"{out / DATASET} holds no session file, so there is nothing to approve: "
+                      "run `tracepub redact SOURCES --out DIR` with sessions first")
     from tracepub.report import aggregate, iter_findings
 
     flagged = sum(1 for g in aggregate(iter_findings(out)).groups.values() if g.flagged)
