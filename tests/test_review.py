@@ -163,3 +163,29 @@ def test_run_state_keeps_user_secrets_out_of_run_json(tmp_path):
     assert r.exit_code == 0, r.output
     assert "internal-Zq81-value" not in dataset_text(out)
     assert "something-else" not in dataset_text(out)
+
+
+def test_rerun_keeps_selection_and_deny_rules(tmp_path):
+    p = planted()
+    src = tmp_path / "sources" / "-home-jdoe-src-app"
+    from reviewkit import claude_session
+
+    claude_session(src, p, name="a.jsonl")
+    claude_session(src, p, name="b.jsonl", extra="Client Corp asked for it.")
+    # b.jsonl has the same session id as a.jsonl in the kit; give it its own.
+    b = src / "b.jsonl"
+    b.write_text(b.read_text().replace("8f2c1e4a-6b7d-4c3e-9a1f-2d5e7b9c0a11", "11111111-2222-4333-8444-555555555555"))
+    out = tmp_path / "out"
+    r = invoke("redact", tmp_path / "sources", "--out", out, "--jobs", "1", "--no-ner", "--harness", "claude",
+               "--deny", "Client Corp")
+    assert r.exit_code == 0, r.output
+    files = sorted(p.name for p in (out / "dataset").rglob("*.jsonl"))
+    assert files == ["a.jsonl"]
+    assert json.loads((out / "review" / "values.json").read_text())["deny"][0]["text"] == "Client Corp"
+    r = invoke("review", out, "--add", p.codename)
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in (out / "dataset").rglob("*.jsonl")) == ["a.jsonl"]
+    run = json.loads((out / "review" / "run.json").read_text())
+    assert run["options"]["selection"]["harnesses"] == ["claude"]
+    page = (out / "review" / "report.html").read_text()
+    assert "Sessions left out (1)" in page and "deny rule" in page and "Cl…rp" in page

@@ -232,6 +232,7 @@ def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False
         hits = rescan(out / DATASET, names, out, signoff["reviewer"])
         if hits:
             _refuse_hits(hits, out)
+        result.notes.append(f"re-scan: {len(names)} file(s) checked, no high-confidence value found")
         result.notes.append("dry run: nothing was sent and the Hub was not contacted "
                             "(existing files and visibility are checked only by a real publish)")
         return result
