@@ -141,6 +141,7 @@ def test_interactive_quit_records_nothing(tmp_path):
     manifest = (out / "manifest.json").read_bytes()
     r = invoke("review", out, "--interactive", input="q\n")
     assert r.exit_code == 0, r.output
+    assert "No decision recorded" in r.output
     assert decisions.read(out) == []
     assert (out / "manifest.json").read_bytes() == manifest
 

@@ -249,6 +249,8 @@ def _ask(prompt: Prompt, echo: Callable[..., None], label: str, check: Callable[
 
 def describe(out: Path, o: Outcome) -> list[str]:
     """What happened, for the terminal."""
+    if not o.appended:
+        return ["No decision recorded; dataset/ is unchanged."]
     lines = [f"Recorded {len(o.appended)} decision(s) in {out / 'review' / decisions.FILE}."]
     lines += [f"warning: {w}" for w in o.warnings]
     if o.applied:
