@@ -258,3 +258,20 @@ def test_a_drop_recorded_under_a_file_name_id_survives_reading_the_session(tmp_p
     summary = redact(root, out, detect=_no_ner())  # reads sessions now (a drop is recorded)
     assert [d["session"] for d in summary.dropped] == [SID_A]
     assert dataset_files(out) == {"README.md", f"claude_code/-x-other/{SID_B}.jsonl"}
+
+
+def test_review_command_drops_and_restores_sessions(tree, tmp_path):
+    out = tmp_path / "out"
+    redact(tree, out, detect=_no_ner())
+    before = dataset_files(out)
+    runner = CliRunner()
+    res = runner.invoke(cli, ["review", str(out), "--drop-session", SID_A[:8], "--reviewer", "jane"])
+    assert res.exit_code == 0, res.output
+    assert "Dropped session" in res.output
+    assert not any(SID_A in f for f in dataset_files(out))
+    res = runner.invoke(cli, ["review", str(out), "--restore-session", SID_A, "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["sessions"][0]["action"] == "restore_session"
+    assert dataset_files(out) == before
+    res = runner.invoke(cli, ["review", str(out), "--drop-session", "ffff"])
+    assert res.exit_code == 1 and "no discovered session" in res.output

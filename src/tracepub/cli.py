@@ -307,12 +307,15 @@ def _repo_check(v: str) -> str:
 @click.option("--add-regex", multiple=True, metavar="RE", callback=_check(_regex_check),
               help="Always redact what this regular expression matches.")
 @click.option("--reviewer", default=None, help="Who decides (recorded with each decision; default: your login).")
+@click.option("--drop-session", "drop_ids", multiple=True, metavar="ID",
+              help="Leave this session out of dataset/, now and on every later run (id or unique prefix).")
+@click.option("--restore-session", "restore_ids", multiple=True, metavar="ID", help="Bring a dropped session back.")
 @click.option("--all", "all_values", is_flag=True, help="Go through every value, not only the flagged ones.")
 @click.option("--interactive", is_flag=True, help="Ask about each value even if input is not a terminal.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
 def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: tuple[str, ...],
-           add_regex: tuple[str, ...], reviewer: str | None, all_values: bool, interactive: bool,
-           as_json: bool) -> None:
+           add_regex: tuple[str, ...], drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
+           reviewer: str | None, all_values: bool, interactive: bool, as_json: bool) -> None:
     """Decide on findings: keep a value in clear, redact it, or add what the detectors missed.
 
     On a terminal (without decision options) it goes through the flagged values one by one.
@@ -325,27 +328,49 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
       tracepub review out/
       tracepub review out/ --keep 3f2a9c0d1e2b4a5c --add "Project Bluebird" --reviewer Jane
       tracepub review out/ --add-regex 'ACME-[0-9]{6}' --json
+      tracepub review out/ --drop-session 8f2c1e4a
     """
     from tracepub import review as rv
 
-    extra: list[tuple[str, dict[str, str]]] = []  # --drop-session / --restore-session go here
     with _refusals():
         rv.check_dir(dir)
-        scripted = keep or redact_ids or add or add_regex or extra
+        scripted = keep or redact_ids or add or add_regex or drop_ids or restore_ids
         if not scripted and (interactive or (sys.stdin.isatty() and not as_json)):
-            keep, redact_ids, add, add_regex = rv.interactive(dir, reviewer, all_values, click.echo, click.prompt,
-                                                              click.style)
+            keep, redact_ids, add, add_regex, drop_ids = rv.interactive(
+                dir, reviewer, all_values, click.echo, click.prompt, click.style)
         elif not scripted:
             if as_json:
                 _echo_json({"flagged": rv.flagged_lines(dir)[1:-1]})
             else:
                 click.echo("\n".join(rv.flagged_lines(dir)))
             return
-        outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, extra, progress=not as_json)
+        sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
+        if sessions_done and not (keep or redact_ids or add or add_regex):
+            if as_json:
+                _echo_json({"sessions": [r.__dict__ for r in sessions_done]})
+            else:
+                click.echo("\n".join(r.message() for r in sessions_done), err=True)
+            return
+        outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json)
     if as_json:
-        _echo_json(outcome.to_json())
+        _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
     else:
-        click.echo("\n".join(rv.describe(dir, outcome)), err=True)
+        click.echo("\n".join([*(r.message() for r in sessions_done), *rv.describe(dir, outcome)]), err=True)
+
+
+def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...], reviewer: str) -> list:
+    """Whole-session decisions take effect at once (files leave or re-enter dataset/)."""
+    from tracepub.sessions import DropError, drop_session, restore_session
+
+    done = []
+    try:
+        for sid in drop_ids:
+            done.append(drop_session(dir, sid, reviewer))
+        for sid in restore_ids:
+            done.append(restore_session(dir, sid, reviewer))
+    except DropError as exc:
+        raise Refused(str(exc)) from None
+    return done
 
 
 @cli.command()

@@ -179,8 +179,10 @@ Prompt = Callable[..., Any]
 
 
 def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callable[..., None],
-                prompt: Prompt, style: Callable[..., str]) -> tuple[list[str], list[str], list[str], list[str]]:
-    """Go through flagged values (or all with ``all_values``); returns keep, redact, add, add_regex.
+                prompt: Prompt, style: Callable[..., str]
+                ) -> tuple[list[str], list[str], list[str], list[str], list[str]]:
+    """Go through flagged values (or all with ``all_values``); returns keep, redact, add, add_regex
+    and the sessions to drop.
 
     The caller passes click's ``echo``/``prompt``/``style`` so this stays testable and free of
     terminal handling."""
@@ -191,10 +193,11 @@ def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callabl
     redact: list[str] = []
     add: list[str] = []
     regexes: list[str] = []
+    drops: list[str] = []
     kept_now = decisions.load(out).keep_ids
     if not todo:
         echo("No flagged values" + ("" if all_values else " (use --all to go through every value)") + ".")
-    choices = "k keep in clear · r redact · s skip · a add a value · x add a regex · q quit"
+    choices = "k keep in clear · r redact · s skip · a add a value · x add a regex · d drop a session · q quit"
     for n, g in enumerate(todo, 1):
         echo("")
         echo(style(f"[{n}/{len(todo)}] {g.type}", bold=True)
@@ -219,22 +222,27 @@ def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callabl
             elif choice == "x":
                 _ask(prompt, echo, "  regex to always redact", validate_regex, regexes)
                 continue
+            elif choice == "d":
+                _ask(prompt, echo, "  session id to leave out (see `tracepub sessions`)", str.strip, drops)
+                continue
             elif choice == "q":
-                return keep, redact, add, regexes
+                return keep, redact, add, regexes, drops
             elif choice != "s":
                 echo("  " + choices)
                 continue
             break
     if not todo:
         while True:
-            choice = prompt("a add a value · x add a regex · q quit", default="q").strip().lower()[:1]
+            choice = prompt("a add a value · x add a regex · d drop a session · q quit", default="q").strip().lower()[:1]
             if choice == "a":
                 _ask(prompt, echo, "  value to always redact", validate_add, add)
             elif choice == "x":
                 _ask(prompt, echo, "  regex to always redact", validate_regex, regexes)
+            elif choice == "d":
+                _ask(prompt, echo, "  session id to leave out (see `tracepub sessions`)", str.strip, drops)
             else:
                 break
-    return keep, redact, add, regexes
+    return keep, redact, add, regexes, drops
 
 
 def _ask(prompt: Prompt, echo: Callable[..., None], label: str, check: Callable[[str], str], into: list[str]) -> None:
