@@ -92,6 +92,7 @@ class RunSummary:
     harnesses: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)  # sessions read from another store instead
     ner: str | None = None
     manifest_sha256: str = ""
     selection: dict[str, Any] = field(default_factory=dict)  # criteria and counts (selection.summary_block)
@@ -222,7 +223,7 @@ def run(opts: RunOptions) -> RunSummary:
     key = load_key(review)
     namer = Namer(key)
     sources = opts.sources or default_sources()
-    disc = discover(sources)
+    disc = discover(sources, defaults=not opts.sources)
     deny = DenyMatcher(opts.deny) if opts.deny else None
     shutil.rmtree(review / "dropped", ignore_errors=True)  # sessions.drop_session's stash: stale now
     plan = selection.plan(disc.units, opts.selection, decisions.load(out).dropped_sessions, deny)
@@ -233,6 +234,7 @@ def run(opts: RunOptions) -> RunSummary:
 
     summary = RunSummary(out=str(out))
     summary.skipped = disc.skipped
+    summary.duplicates = disc.duplicates
     problems: list[Problem] = list(disc.problems)
 
     jobs = opts.jobs or os.cpu_count() or 1

@@ -12,10 +12,32 @@ from pathlib import Path
 from tracepub.model import Unit
 from tracepub.readers.base import Reader, read_head
 from tracepub.readers.claude import ClaudeCode, ClaudeCodeMeta
+from tracepub.readers.codex import Codex
+from tracepub.readers.gemini import GeminiCli, GeminiCliLegacy
+from tracepub.readers.generic import Atif, OpenAIMessages, OpenAIMessagesDoc, ShareGPT, ShareGPTDoc, Sts
+from tracepub.readers.hermes import HermesDb, HermesSessionLog, HermesTrajectories
+from tracepub.readers.opencode import OpenCodeDb, OpenCodeLegacy
+from tracepub.readers.pi import Pi
 
 READERS: list[Reader] = [
     ClaudeCode(),
     ClaudeCodeMeta(),
+    Codex(),
+    Pi(),
+    GeminiCli(),
+    GeminiCliLegacy(),
+    OpenCodeDb(),
+    OpenCodeLegacy(),
+    HermesDb(),
+    HermesSessionLog(),
+    HermesTrajectories(),
+    # generic formats: only for SOURCES given on the command line
+    Sts(),
+    OpenAIMessages(),
+    OpenAIMessagesDoc(),
+    ShareGPT(),
+    ShareGPTDoc(),
+    Atif(),
 ]
 
 
@@ -35,16 +57,20 @@ def reader_for_unit(unit: Unit) -> Reader:
     return by_name(unit.harness)
 
 
-def detect(path: Path) -> Reader | None:
-    """The reader that recognises this file by content, or None."""
+def detect(path: Path, generic: bool = True, head: bytes | None = None) -> Reader | None:
+    """The reader that recognises this file by content, or None.
+
+    ``generic=False`` leaves the generic interchange formats out (discovery under $HOME).
+    """
     suffix = path.suffix.lower()
-    candidates = [r for r in READERS if suffix in r.suffixes]
+    candidates = [r for r in READERS if suffix in r.suffixes and (generic or not r.generic)]
     if not candidates:
         return None
-    try:
-        head = read_head(path)
-    except OSError:
-        return None
+    if head is None:
+        try:
+            head = read_head(path)
+        except OSError:
+            return None
     for r in candidates:
         try:
             if r.sniff(path, head):

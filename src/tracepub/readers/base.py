@@ -23,18 +23,37 @@ from tracepub.walk import loads
 HEAD_BYTES = 64 * 1024
 
 
+# A first line longer than the head (a pasted screenshot, a 20 KB system prompt plus tools) is
+# read to its end, up to this much, so that sniffing still sees one whole record.
+FIRST_LINE_MAX = 64 * 1024 * 1024
+
+
 def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
+    """The first ``size`` bytes, extended to the end of the first line if that is longer."""
     with open(path, "rb") as fh:
-        return fh.read(size)
+        head = fh.read(size)
+        if len(head) < size or b"\n" in head or head.lstrip()[:1] not in (b"{", b"["):
+            return head
+        chunks = [head]
+        total = len(head)
+        while total < FIRST_LINE_MAX:
+            chunk = fh.read(1 << 20)
+            if not chunk:
+                break
+            cut = chunk.find(b"\n")
+            if cut >= 0:
+                chunks.append(chunk[: cut + 1])
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        return b"".join(chunks)
 
 
 def head_lines(head: bytes, n: int = 5) -> list[Any]:
-    """Parse up to ``n`` complete JSON lines of a file's head (the last, possibly cut, is dropped)."""
+    """Parse up to ``n`` JSON lines of a file's head; lines that do not parse (the last one may
+    be cut) are passed over."""
     out = []
-    lines = head.split(b"\n")
-    if len(head) >= HEAD_BYTES:
-        lines = lines[:-1]
-    for line in lines:
+    for line in head.split(b"\n"):
         line = line.strip()
         if not line:
             continue
@@ -66,6 +85,13 @@ class Reader:
     label: ClassVar[str] = ""  # for people, e.g. "Claude Code"
     # File endings this reader can own; discovery only sniffs files with these.
     suffixes: ClassVar[tuple[str, ...]] = (".jsonl",)
+    # Generic interchange formats are only read from SOURCES given on the command line, never
+    # from the harnesses' home folders (where a JSON file is settings, caches or credentials).
+    generic: ClassVar[bool] = False
+    # Stores that hold the same sessions (OpenCode's DB and its legacy tree, Hermes' state.db
+    # and its session logs): when two units of one harness share a ``key`` (the session id),
+    # discovery keeps only the one with the lowest rank. None: never deduplicated.
+    store_rank: ClassVar[int | None] = None
 
     def sniff(self, path: Path, head: bytes) -> bool:
         raise NotImplementedError
@@ -143,10 +169,7 @@ class JsonlReader(Reader):
 
     def describe(self, record: dict, info: SessionInfo) -> None:
         """Fold one record into the session description (times, counts, project)."""
-        ts = record.get("timestamp")
-        if isinstance(ts, str):
-            info.start = min(info.start or ts, ts)
-            info.end = max(info.end or ts, ts)
+        fold_time(info, record.get("timestamp"))
 
 
 class JsonDocReader(Reader):
@@ -171,12 +194,58 @@ class JsonDocReader(Reader):
             return
         yield Record(1, value, raw=raw)
 
+    def info(self, unit: Unit) -> SessionInfo:
+        info = SessionInfo(self.name, Path(unit.relpath).stem, size=_size(unit.source))
+        problems: list[Problem] = []
+        for rec in self.records(unit, problems):
+            if not rec.raw_text:
+                self.describe(rec.value, info)
+        return info
+
+    def describe(self, doc: Any, info: SessionInfo) -> None:
+        """Fold the document into the session description."""
+
+
+class Skip(Exception):
+    """Raised by ``units`` for a source that is deliberately not read (the reason is reported)."""
+
 
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def size_of(path: Path) -> int:
+    return _size(path)
+
+
+def fold_time(info: SessionInfo, ts: Any) -> None:
+    """Widen ``info``'s start/end with a timestamp (ISO string, or epoch seconds / milliseconds)."""
+    iso = to_iso(ts)
+    if iso is None:
+        return
+    if info.start is None or iso < info.start:
+        info.start = iso
+    if info.end is None or iso > info.end:
+        info.end = iso
+
+
+def to_iso(ts: Any) -> str | None:
+    """An ISO-8601 UTC string for an ISO string or an epoch number (seconds or milliseconds)."""
+    if isinstance(ts, str):
+        return ts or None
+    if isinstance(ts, bool) or not isinstance(ts, (int, float)):
+        return None
+    from datetime import UTC, datetime
+
+    seconds = ts / 1000 if ts > 1e11 else ts
+    try:
+        dt = datetime.fromtimestamp(seconds, UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
 def message_text_prose(path: tuple, roles_ok: bool) -> bool:

@@ -7,12 +7,11 @@ JSON documents written back as they are (redacted).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-from tracepub.model import SessionInfo
-from tracepub.readers.base import JsonDocReader, JsonlReader, head_document, head_lines
+from tracepub.model import SessionInfo, Unit
+from tracepub.readers.base import JsonDocReader, JsonlReader, head_document, head_lines, size_of
 
 _TYPES = {
     "user", "assistant", "summary", "system", "file-history-snapshot", "queue-operation", "attachment",
@@ -21,29 +20,44 @@ _TYPES = {
 }
 
 
+def _claude_line(v: dict) -> bool:
+    kind = v.get("type")
+    if kind in ("user", "assistant", "system", "attachment", "progress"):
+        return "sessionId" in v and "uuid" in v
+    if kind == "summary":
+        return "leafUuid" in v
+    if kind == "file-history-snapshot":
+        return "messageId" in v and "snapshot" in v
+    return kind in _TYPES and "sessionId" in v
+
+
+def _relpath(path: Path, root: Path) -> str | None:
+    """Under ``projects/``: ``<encoded cwd>/<session>.jsonl`` (subagents one level deeper)."""
+    parts = path.parts
+    if "projects" in parts[:-1]:
+        i = len(parts) - 2 - parts[-2::-1].index("projects")
+        return Path(*parts[i + 1 :]).as_posix()
+    return None
+
+
 class ClaudeCode(JsonlReader):
     name = "claude_code"
     label = "Claude Code"
 
     def sniff(self, path: Path, head: bytes) -> bool:
+        # Every line has a string ``type``; at least one carries Claude's envelope. Unknown
+        # ``type`` values are allowed: Claude Code adds record types over time.
         lines = head_lines(head, 8)
-        if not lines or not all(isinstance(v, dict) for v in lines):
+        if not lines or not all(isinstance(v, dict) and isinstance(v.get("type"), str) for v in lines):
             return False
-        typed = [v for v in lines if v.get("type") in _TYPES]
-        if len(typed) != len(lines):
-            return False
-        return any("sessionId" in v or "leafUuid" in v or "messageId" in v for v in lines)
+        return any(_claude_line(v) for v in lines)
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
         base = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
         return [base / "projects"]
 
     def relpath(self, path: Path, root: Path) -> str:
-        parts = path.parts
-        if "projects" in parts:
-            i = len(parts) - 1 - parts[::-1].index("projects")
-            return Path(*parts[i + 1 :]).as_posix()
-        return super().relpath(path, root)
+        return _relpath(path, root) or super().relpath(path, root)
 
     def describe(self, record: dict, info: SessionInfo) -> None:
         super().describe(record, info)
@@ -63,7 +77,11 @@ class ClaudeCode(JsonlReader):
                 info.messages += 1
 
     def is_prose(self, record: Any, path: tuple) -> bool:
-        if not isinstance(record, dict) or record.get("type") not in ("user", "assistant") or record.get("isMeta"):
+        if not isinstance(record, dict):
+            return False
+        if record.get("type") == "summary":
+            return path == ("summary",)
+        if record.get("type") not in ("user", "assistant") or record.get("isMeta"):
             return False
         # message.content (a string) or message.content[i].text / .thinking
         if len(path) >= 2 and path[0] == "message" and path[1] == "content":
@@ -73,9 +91,6 @@ class ClaudeCode(JsonlReader):
         return False
 
 
-_META = re.compile(r"agent-[\w-]+\.meta\.json$")
-
-
 class ClaudeCodeMeta(JsonDocReader):
     """``agent-<id>.meta.json`` beside a subagent transcript."""
 
@@ -83,12 +98,13 @@ class ClaudeCodeMeta(JsonDocReader):
     label = "Claude Code (subagent metadata)"
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        if not _META.search(path.name):
-            return False
+        # By content: a small object naming the subagent's type and the tool call that spawned it.
         doc = head_document(path, head)
-        return isinstance(doc, dict) and ("agentType" in doc or "toolUseId" in doc)
+        return isinstance(doc, dict) and "agentType" in doc and ("toolUseId" in doc or "description" in doc) \
+            and len(doc) <= 12
 
-    relpath = ClaudeCode.relpath
+    def relpath(self, path: Path, root: Path) -> str:
+        return _relpath(path, root) or super().relpath(path, root)
 
-    def info(self, unit):  # sidecars are not sessions of their own
-        return SessionInfo(self.name, Path(unit.relpath).name, size=unit.source.stat().st_size)
+    def info(self, unit: Unit) -> SessionInfo:  # sidecars are not sessions of their own
+        return SessionInfo(self.name, Path(unit.relpath).name, size=size_of(unit.source))
