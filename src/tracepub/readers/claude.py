@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tracepub.model import SessionInfo, Unit
-from tracepub.readers.base import JsonDocReader, JsonlReader, head_document, head_lines, size_of
+from tracepub.readers.base import JsonDocReader, JsonlReader, head_document, head_lines, iter_jsonl, size_of
 
 _TYPES = {
     "user", "assistant", "summary", "system", "file-history-snapshot", "queue-operation", "attachment",
@@ -59,7 +59,17 @@ class ClaudeCode(JsonlReader):
     def relpath(self, path: Path, root: Path) -> str:
         return _relpath(path, root) or super().relpath(path, root)
 
-    def describe(self, record: dict, info: SessionInfo) -> None:
+    def info(self, unit: Unit) -> SessionInfo:
+        info = SessionInfo(self.name, Path(unit.relpath).stem, size=size_of(unit.source))
+        seen: set[str] = set()
+        for rec in iter_jsonl(unit.source, []):
+            if not rec.raw_text and isinstance(rec.value, dict):
+                self.describe(rec.value, info, seen)
+        return info
+
+    def describe(self, record: dict, info: SessionInfo, seen: set[str] | None = None) -> None:
+        """One assistant response is written as one line per content block, all sharing
+        ``message.id``: it counts once (``seen`` holds the ids met so far)."""
         super().describe(record, info)
         if info.project is None and isinstance(record.get("cwd"), str):
             info.project = record["cwd"]
@@ -67,14 +77,20 @@ class ClaudeCode(JsonlReader):
             if not record.get("agentId"):
                 info.id = record["sessionId"]
         kind = record.get("type")
-        if kind in ("user", "assistant") and not record.get("isMeta"):
-            msg = record.get("message")
-            content = msg.get("content") if isinstance(msg, dict) else None
-            blocks = content if isinstance(content, list) else []
-            if any(isinstance(b, dict) and b.get("type") == "tool_use" for b in blocks):
-                info.tool_calls += sum(1 for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use")
-            if not (blocks and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)):
-                info.messages += 1
+        if kind not in ("user", "assistant") or record.get("isMeta"):
+            return
+        msg = record.get("message")
+        content = msg.get("content") if isinstance(msg, dict) else None
+        blocks = content if isinstance(content, list) else []
+        info.tool_calls += sum(1 for b in blocks if isinstance(b, dict) and b.get("type") == "tool_use")
+        if blocks and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
+            return
+        mid = msg.get("id") if kind == "assistant" and isinstance(msg, dict) else None
+        if isinstance(mid, str) and seen is not None:
+            if mid in seen:
+                return
+            seen.add(mid)
+        info.messages += 1
 
     def is_prose(self, record: Any, path: tuple) -> bool:
         if not isinstance(record, dict):
