@@ -39,7 +39,8 @@ def _distractors(home: Path) -> None:
     (home / ".claude" / "projects" / "notes.json").write_text('{"todo": ["rotate keys"]}')
     openai = (SAMPLES / "generic" / "openai-chat.jsonl").read_bytes()
     (home / ".codex" / "sessions" / "finetune.jsonl").write_bytes(openai)
-    (home / ".gemini" / "tmp" / "acme-web" / "logs.json").write_text('[{"sessionId": "x", "message": "hi"}]')
+    (home / ".gemini" / "tmp" / "acme-web" / "logs.json").write_text('[{"sessionId": "x"}]')  # not searched
+    (home / ".gemini" / "tmp" / "acme-web" / "chats" / "draft.json").write_text('{"sessionId": "x"}')
 
 
 def test_redact_without_sources_finds_every_harness(isolated_home, tmp_path):
@@ -50,7 +51,7 @@ def test_redact_without_sources_finds_every_harness(isolated_home, tmp_path):
     assert summary["problems"] == []
     assert len(summary["duplicates"]) == 1 and "session_" in summary["duplicates"][0]
     skipped = {Path(p).name for p in summary["skipped"]}
-    assert skipped == {"notes.json", "finetune.jsonl", "logs.json"}  # generic formats are not guessed under $HOME
+    assert skipped == {"notes.json", "finetune.jsonl", "draft.json"}  # generic formats are not guessed under $HOME
     dataset = tmp_path / "out" / "dataset"
     for sample in PLANTED.values():
         if sample.harness not in EXPECTED:
@@ -92,7 +93,7 @@ def test_defaults_are_under_home(isolated_home):
     sources = default_sources({"HOME": str(isolated_home)}, isolated_home)
     rel = sorted(s.relative_to(isolated_home).as_posix() for s in sources)
     assert rel == sorted([
-        ".claude/projects", ".codex/sessions", ".pi/agent/sessions", ".gemini/tmp",
+        ".claude/projects", ".codex/sessions", ".pi/agent/sessions", ".gemini/tmp/acme-web/chats",
         ".local/share/opencode/opencode.db", ".local/share/opencode/storage",
         ".hermes/state.db", ".hermes/sessions", ".hermes/trajectory_samples.jsonl",
     ])

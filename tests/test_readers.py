@@ -378,3 +378,51 @@ def test_json_documents_written_as_one_document(out):
             text = dst.read_text()
             assert maybe_json(text) is not None
             assert text.startswith("{\n  ")  # the pretty-printed style of the source
+
+
+def test_claude_older_sibling_agent_file(tmp_path):
+    """Older Claude Code versions wrote subagents beside the session: ``agent-<id>.jsonl``."""
+    sub = next(SAMPLES.glob("claude/projects/*/*/subagents/agent-*.jsonl"))
+    old = tmp_path / ".claude" / "projects" / "-home-jdoe-app" / "agent-1234abcd.jsonl"
+    old.parent.mkdir(parents=True)
+    old.write_bytes(sub.read_bytes())
+    reader = detect(old)
+    assert reader is by_name("claude_code")
+    assert reader.relpath(old, tmp_path) == "-home-jdoe-app/agent-1234abcd.jsonl"
+
+
+def test_relpaths_are_relative_to_the_harness_root(tmp_path):
+    home = Path("/home/u")
+    codex = by_name("codex")
+    assert codex.relpath(home / ".codex/sessions/2026/04/29/rollout-a.jsonl", home) == \
+        "sessions/2026/04/29/rollout-a.jsonl"
+    assert codex.relpath(home / ".codex/archived_sessions/rollout-b.jsonl", home / ".codex/archived_sessions") == \
+        "archived_sessions/rollout-b.jsonl"
+    assert by_name("pi").relpath(home / ".pi/agent/sessions/--home-u-app--/s.jsonl", home) == "--home-u-app--/s.jsonl"
+    assert by_name("gemini_cli").relpath(home / ".gemini/tmp/app/chats/parent/sub.jsonl", home) == \
+        "app/chats/parent/sub.jsonl"
+    assert by_name("claude_code").relpath(home / ".claude/projects/-home-u-app/s/subagents/agent-1.jsonl", home) == \
+        "-home-u-app/s/subagents/agent-1.jsonl"
+
+
+def test_records_stream_in_bounded_memory(tmp_path):
+    """A JSONL session is read line by line: memory does not grow with the file."""
+    import tracemalloc
+
+    line = json.dumps({"timestamp": "2026-04-29T10:58:44.350Z", "type": "response_item", "payload": {
+        "type": "function_call_output", "call_id": "call_x", "output": "y" * 2000}})
+    big = tmp_path / "rollout-big.jsonl"
+    with open(big, "w") as fh:
+        fh.write(lines_of(next(SAMPLES.glob("codex/sessions/2026/**/*.jsonl")))[0] + "\n")
+        for _ in range(8000):  # ~16 MB
+            fh.write(line + "\n")
+    from tracepub.discover import discover
+
+    unit = discover([big]).units[0]
+    reader = reader_for_unit(unit)
+    tracemalloc.start()
+    n = sum(1 for _ in reader.records(unit, []))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert n == 8001
+    assert peak < 2_000_000

@@ -59,6 +59,13 @@ def project_root(path: Path) -> str | None:
     return text or None
 
 
+def chats_folders(home: Path) -> list[Path]:
+    """``~/.gemini/tmp/<project>/chats``: the rest of a project's temp folder is logs,
+    checkpoints and shell history, not sessions."""
+    tmp = home / ".gemini" / "tmp"
+    return sorted(tmp.glob("*/chats")) if tmp.is_dir() else []
+
+
 def _relpath(path: Path, root: Path) -> str:
     """Relative to ``tmp/``: ``<project>/chats/session-….jsonl``."""
     proj = project_dir(path)
@@ -140,7 +147,7 @@ class GeminiCli(JsonlReader):
         return bool(lines) and _is_meta(lines[0]) and all(_is_line(v) for v in lines[1:])
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
-        return [home / ".gemini" / "tmp"]
+        return chats_folders(home)
 
     def relpath(self, path: Path, root: Path) -> str:
         return _relpath(path, root)
@@ -184,7 +191,7 @@ class GeminiCliLegacy(JsonDocReader):
                 and ("projectHash" in doc or "startTime" in doc))
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
-        return [home / ".gemini" / "tmp"]
+        return chats_folders(home)
 
     def relpath(self, path: Path, root: Path) -> str:
         return _relpath(path, root)
