@@ -426,3 +426,45 @@ def test_records_stream_in_bounded_memory(tmp_path):
     tracemalloc.stop()
     assert n == 8001
     assert peak < 2_000_000
+
+
+def test_subagents_name_their_parent_session():
+    from tracepub.discover import discover
+
+    found = discover([SAMPLES / "claude"])
+    infos = [reader_for_unit(u).info(u) for u in found.units if u.relpath.endswith(".jsonl")]
+    main = next(i for i in infos if i.parent is None)
+    sub = next(i for i in infos if i.parent is not None)
+    assert sub.parent == main.id and sub.id.startswith("agent-")
+
+
+def test_opencode_and_hermes_parents(tmp_path):
+    import shutil
+
+    from tracepub.discover import discover
+
+    db = tmp_path / "state.db"
+    shutil.copy(SAMPLES / "hermes" / "state.db", db)
+    con = sqlite3.connect(db)
+    con.execute("INSERT INTO sessions (id, source, started_at, parent_session_id) "
+                "SELECT 'child', source, started_at + 1, id FROM sessions")
+    con.commit()
+    con.close()
+    infos = {u.key: reader_for_unit(u).info(u) for u in discover([db]).units}
+    parent = next(k for k in infos if k != "child")
+    assert infos["child"].parent == parent and infos[parent].parent is None
+
+
+def test_gemini_subagent_names_its_parent(tmp_path):
+    from tracepub.discover import discover
+
+    main = next(SAMPLES.glob("gemini/tmp/*/chats/*.jsonl"))
+    lines = main.read_text().splitlines()
+    meta = json.loads(lines[0])
+    sub = tmp_path / "tmp" / "proj" / "chats" / meta["sessionId"] / "child-1.jsonl"
+    sub.parent.mkdir(parents=True)
+    sub.write_text("\n".join([json.dumps({**meta, "sessionId": "child-1", "kind": "subagent"}), *lines[1:]]) + "\n")
+    unit = discover([tmp_path]).units[0]
+    info = reader_for_unit(unit).info(unit)
+    assert (info.id, info.parent) == ("child-1", meta["sessionId"])
+    assert unit.relpath == f"proj/chats/{meta['sessionId']}/child-1.jsonl"

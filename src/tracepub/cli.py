@@ -232,6 +232,9 @@ def _print_summary(s) -> None:
     _print_selection(s)
     if s.skipped:
         click.echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
+    if getattr(s, "duplicates", None):
+        click.echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
+                   "(OpenCode/Hermes DB; listed in review/run.json).", file=err)
     if s.problems:
         click.echo(f"Problems: {len(s.problems)}", file=err)
         for p in s.problems[:20]:

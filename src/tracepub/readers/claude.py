@@ -76,6 +76,8 @@ class ClaudeCode(JsonlReader):
         if isinstance(record.get("sessionId"), str) and info.id != record["sessionId"]:
             if not record.get("agentId"):
                 info.id = record["sessionId"]
+            elif info.parent is None:  # a subagent transcript: it belongs to its session
+                info.parent = record["sessionId"]
         kind = record.get("type")
         if kind not in ("user", "assistant") or record.get("isMeta"):
             return

@@ -111,9 +111,12 @@ class _Fold:
         info.tool_calls = sum(n for _, n in self.messages.values())
 
 
-def _meta(v: dict, info: SessionInfo) -> None:
+def _meta(v: dict, info: SessionInfo, path: Path | None = None) -> None:
     if isinstance(v.get("sessionId"), str):
         info.id = v["sessionId"]
+    # subagents: chats/<parent session id>/<session id>.jsonl
+    if v.get("kind") == "subagent" and path is not None and path.parent.name != "chats":
+        info.parent = path.parent.name
     fold_time(info, v.get("startTime"))
     fold_time(info, v.get("lastUpdated"))
     dirs = v.get("directories")
@@ -160,7 +163,7 @@ class GeminiCli(JsonlReader):
             if rec.raw_text or not isinstance(v, dict):
                 continue
             if _is_meta(v):
-                _meta(v, info)
+                _meta(v, info, unit.source)
             else:
                 fold.line(v, info)
         fold.finish(info)

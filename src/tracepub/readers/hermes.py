@@ -109,6 +109,9 @@ class HermesDb(Reader):
                 return info
             s = sq.row_dict(row)
             info.project = s.get("cwd") if isinstance(s.get("cwd"), str) else None
+            # compression, branch and delegate continuations: one session for selection and drops
+            parent = s.get("parent_session_id")
+            info.parent = str(parent) if parent else None
             fold_time(info, s.get("started_at"))
             fold_time(info, s.get("ended_at"))
             for role, content, calls, ts in con.execute(

@@ -190,6 +190,7 @@ class OpenCodeDb(Reader):
                 return info
             s = sq.row_dict(row)
             info.project = s.get("directory") if isinstance(s.get("directory"), str) else None
+            info.parent = s.get("parent_id") if isinstance(s.get("parent_id"), str) and s["parent_id"] else None
             fold_time(info, s.get("time_created"))
             fold_time(info, s.get("time_updated"))
             size = 0
@@ -297,6 +298,8 @@ class OpenCodeLegacy(Reader):
         if isinstance(session, dict):
             if isinstance(session.get("directory"), str):
                 info.project = session["directory"]
+            if isinstance(session.get("parentID"), str) and session["parentID"]:
+                info.parent = session["parentID"]  # a subtask's session
             t = session.get("time") if isinstance(session.get("time"), dict) else {}
             fold_time(info, t.get("created"))
             fold_time(info, t.get("updated"))
