@@ -139,6 +139,8 @@ def test_locked_sqlite_is_reported_and_run_goes_on(tmp_path, monkeypatch):
     shutil.copy(SAMPLES / "hermes" / "state.db", db)
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # the harness is writing
+    holder.execute("UPDATE sessions SET title = 'x'")
+    assert Path(f"{db}-journal").exists()
     try:
         summary = redact([folder], tmp_path / "out")
     finally:
@@ -214,3 +216,24 @@ def test_strict_turns_problems_into_exit_1(tmp_path):
     assert strict.exit_code == 1
     assert "1 problem(s) reported and --strict was given" in strict.output
     assert _pi_done(tmp_path / "b")  # the work is done; the exit status says it was not clean
+
+
+def test_wal_store_is_read_without_leaving_files(tmp_path):
+    """A running harness keeps a WAL: its uncheckpointed rows are read. A closed one leaves
+    none, and reading must not create -wal/-shm files beside the store."""
+    db = tmp_path / "in" / "state.db"
+    db.parent.mkdir()
+    shutil.copy(SAMPLES / "hermes" / "state.db", db)
+    writer = sqlite3.connect(db)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("INSERT INTO sessions (id, source, started_at) VALUES ('live', 'cli', 1777300300.0)")
+    writer.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('live', 'user', 'hi', 1)")
+    writer.commit()
+    assert Path(f"{db}-wal").exists()
+    summary = redact([db], tmp_path / "out1")
+    assert summary.harnesses == {"hermes": 2} and summary.problems == []
+    writer.close()  # checkpoints and removes the WAL
+    assert sorted(p.name for p in db.parent.iterdir()) == ["state.db"]
+    summary = redact([db], tmp_path / "out2")
+    assert summary.harnesses == {"hermes": 2} and summary.problems == []
+    assert sorted(p.name for p in db.parent.iterdir()) == ["state.db"]

@@ -1,7 +1,7 @@
 """Read-only access to the harnesses' SQLite stores (OpenCode ``opencode.db``, Hermes ``state.db``).
 
 The database is opened through a ``file:…?mode=ro`` URI, so nothing can write to it (sources
-are never modified), with a short busy timeout: a store that the running harness holds locked,
+are never modified; see ``connect`` for when it is also ``immutable``), with a short busy timeout: a store that the running harness holds locked,
 or a corrupt file, raises ``sqlite3.Error``, which discovery and the pipeline report as a
 problem for that file while the run goes on. Rows are streamed from cursors, never fetched all
 at once.
@@ -22,7 +22,14 @@ def is_sqlite(head: bytes) -> bool:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    uri = path.resolve().as_uri() + "?mode=ro"
+    """Open read-only. With no ``-wal`` or ``-journal`` beside the file, nobody is writing and
+    the file holds everything: it is opened ``immutable``, because even a read-only connection
+    to a WAL-mode database would otherwise create ``-wal`` and ``-shm`` files next to it. With
+    one, the harness may be writing: normal read-only locking (uncheckpointed WAL data is read;
+    a writer's lock makes this fail, reported as a problem)."""
+    resolved = path.resolve()
+    busy = any(Path(f"{resolved}{suffix}").exists() for suffix in ("-wal", "-journal"))
+    uri = resolved.as_uri() + ("?mode=ro" if busy else "?mode=ro&immutable=1")
     con = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT)
     con.row_factory = sqlite3.Row
     return con
