@@ -59,7 +59,7 @@ def head_lines(head: bytes, n: int = 5) -> list[Any]:
             continue
         try:
             out.append(loads(line.decode("utf-8", "replace")))
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if len(out) >= n:
             break

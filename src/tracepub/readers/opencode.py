@@ -112,7 +112,10 @@ class OpenCodeDb(Reader):
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
         root = data_root(env, home)
-        out = [Path(env["OPENCODE_DB"]).expanduser()] if env.get("OPENCODE_DB") else []
+        out = []
+        if env.get("OPENCODE_DB"):
+            db = Path(env["OPENCODE_DB"]).expanduser()
+            out.append(db if db.is_absolute() else root / db)  # a bare name lives in the data folder
         out.append(root / "opencode.db")
         if root.is_dir():
             out.extend(sorted(root.glob("opencode-*.db")))
