@@ -62,6 +62,23 @@ def test_redact_without_sources_finds_every_harness(isolated_home, tmp_path):
         assert all(s not in text for s in sample.secrets) and "jdoe" not in text
 
 
+def test_review_rerun_discovers_like_the_first_run(isolated_home, tmp_path, monkeypatch):
+    """run.json stores the default locations as sources; a re-run must still leave generic
+    formats under $HOME alone."""
+    from tracepub import runstate
+    from tracepub.pipeline import run
+
+    home = make_home(isolated_home)
+    _distractors(home)
+    first = _redact({"HOME": str(home)}, tmp_path / "out")
+    monkeypatch.setenv("HOME", "/nonexistent")  # the re-run uses the stored sources, not $HOME
+    opts = runstate.load_options(tmp_path / "out")
+    assert opts.defaults and opts.sources
+    opts.jobs = 1
+    again = run(opts)
+    assert again.harnesses == first["harnesses"] and sorted(again.skipped) == sorted(first["skipped"])
+
+
 def test_env_overrides_are_honoured(isolated_home, tmp_path):
     cfg = tmp_path / "cfg"
     shutil.copytree(SAMPLES / "claude", cfg / "claude-config")

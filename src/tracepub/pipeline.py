@@ -10,6 +10,7 @@ manifest, in a fixed order, so the output is the same bytes for any number of wo
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
@@ -62,6 +63,9 @@ class RunOptions:
     # decisions in DIR/review/decisions.jsonl are always applied.
     selection: Any = None
     deny: list = field(default_factory=list)
+    # The sources are the harnesses' default locations (no SOURCES given): generic formats are
+    # not looked for there. Stored in run.json so a review re-run discovers the same files.
+    defaults: bool = False
 
 
 @dataclass
@@ -222,8 +226,9 @@ def run(opts: RunOptions) -> RunSummary:
     review.mkdir(parents=True, exist_ok=True)
     key = load_key(review)
     namer = Namer(key)
+    defaults = opts.defaults or not opts.sources
     sources = opts.sources or default_sources()
-    disc = discover(sources, defaults=not opts.sources)
+    disc = discover(sources, defaults=defaults)
     deny = DenyMatcher(opts.deny) if opts.deny else None
     shutil.rmtree(review / "dropped", ignore_errors=True)  # sessions.drop_session's stash: stale now
     plan = selection.plan(disc.units, opts.selection, decisions.load(out).dropped_sessions, deny)
@@ -293,7 +298,7 @@ def run(opts: RunOptions) -> RunSummary:
 
     _concat_findings(out, [r.dest for r in results if r.ok])
     chash = config_hash(opts, namer)
-    runstate.save(given, sources, summary.to_json(),
+    runstate.save(dataclasses.replace(given, defaults=defaults), sources, summary.to_json(),
                   units=selection.unit_records(plan, units, results))  # for sessions.drop_session
     from tracepub import card, report
 

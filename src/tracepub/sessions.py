@@ -45,7 +45,7 @@ DROPPED = "dropped"  # review/dropped/: files of sessions dropped since the last
 
 # -- listing -------------------------------------------------------------------------------------
 def list_sessions(sources: list[Path], selection: Selection | None = None) -> tuple[list[Session], Discovery]:
-    disc = discover(sources or default_sources())
+    disc = discover(sources or default_sources(), defaults=not sources)
     units = disc.units
     if selection is not None and selection.harnesses:  # cheap: no need to read other harnesses
         units = [u for u in units if selection.harness_ok(u.harness)]
