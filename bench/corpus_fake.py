@@ -138,7 +138,9 @@ def national_id(rng: random.Random) -> tuple[str, str]:
         return kind, f"{area:03d}-{rng.randint(10, 99):02d}-{rng.randint(1000, 9999):04d}"
     if kind == "uk_nino":
         letters = "ABCEGHJKLMNPRSTWXYZ"
-        pre = rng.choice("ABCEGHJKLMNPRSTWXYZ") + rng.choice(letters.replace("O", ""))
+        pre = "GB"
+        while pre in ("BG", "GB", "NK", "KN", "TN", "NT", "ZZ"):
+            pre = rng.choice(letters) + rng.choice(letters)
         digits = "".join(rng.choice(string.digits) for _ in range(6))
         return kind, f"{pre} {digits[:2]} {digits[2:4]} {digits[4:]} {rng.choice('ABCD')}"
     if kind == "es_nif":

@@ -187,7 +187,7 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
         cli_deny = parse_rules(deny, "--deny")
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    dc, _, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
+    dc, harvested, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
     try:
         deny_rules = parse_rules(cfg.deny, str(cfg.path or "tracepub.toml")) + cli_deny
     except ValueError as exc:
@@ -202,6 +202,7 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
         card={k: v for k, v in (("license", license_), ("title", title)) if v},
         selection=sel if sel.active else None,
         deny=deny_rules,
+        identity_summary=harvested.summary(),
     )
     try:
         summary = run(opts)

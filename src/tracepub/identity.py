@@ -2,27 +2,44 @@
 
 Whatever the patterns know, the most common leak in shared traces is the author: their username
 in every path, their name and email in every ``git log``, their hostname in every prompt, and
-their own tokens, which may have no public format at all. These values are read from the
-machine (git config, ``$USER``, home folder, hostname, secret-like environment variables and
-credential files) and matched exactly. They are never written anywhere in clear: the report
-shows them masked and the config hash uses their keyed hashes.
+their own tokens, which may have no public format at all (a company-internal token). These
+values are read from the machine and matched exactly (``detect/identity.py``, one Aho-Corasick
+pass), so they are found wherever they occur, whatever their shape:
+
+- git config ``user.name`` / ``user.email``, ``$USER``/``$LOGNAME``, the home folder's name,
+  the account's full name, the hostname (``socket.gethostname()`` and ``$HOSTNAME``);
+- values of environment variables with secret-like names (``*_TOKEN``, ``*_SECRET``, ...);
+- credential files: ``~/.aws/credentials``, ``~/.netrc``, ``~/.git-credentials``,
+  ``~/.config/gh/hosts.yml``, the Hugging Face token (``$HF_HOME/token``,
+  ``~/.cache/huggingface/token``), ``~/.npmrc``, ``~/.pypirc``, ``~/.docker/config.json``.
+
+Values are never written anywhere in clear: ``Harvest.summary()`` (what ``review/identity.json``
+and the report show) carries only the type, where it came from and a masked form, and the
+config hash uses keyed hashes.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import configparser
+import json
 import os
 import pwd
 import re
 import socket
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tracepub.detect.filters import is_placeholder
 from tracepub.detect.identity import _GENERIC_USERS
 
 SECRET_ENV = re.compile(r"(?i)(token|secret|passw(or)?d|passwd|api_?key|access_?key|private_?key|credential|auth)")
-NOT_SECRET_ENV = re.compile(r"(?i)(_path|_file|_dir|_url|_host|_user(name)?|_region|_endpoint|_type|_mode)$")
+NOT_SECRET_ENV = re.compile(r"(?i)(_path|_file|_dir|_url|_host|_user(name)?|_region|_endpoint|_type|_mode|_method)$")
 MIN_SECRET = 8
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 
 
 @dataclass
@@ -40,10 +57,14 @@ class Harvest:
             return
         if type_ == "identity.hostname" and value.lower() in ("localhost", "localhost.localdomain"):
             return
-        if type_.startswith("secret.") and len(value) < MIN_SECRET:
+        if type_.startswith("secret.") and (len(value) < MIN_SECRET or is_placeholder(value)):
             return
         self.values[value] = type_
         self.origins.append((type_, origin, mask(value)))
+
+    def summary(self) -> list[dict[str, str]]:
+        """What may be shown: type, origin and a masked value, never the value itself."""
+        return [{"type": t, "origin": o, "masked": m} for t, o, m in self.origins]
 
 
 def mask(value: str) -> str:
@@ -58,6 +79,126 @@ def _git(args: list[str], env: dict[str, str]) -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _read(path: Path) -> str | None:
+    try:
+        if path.is_file() and path.stat().st_size < 1_000_000:
+            return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        pass
+    return None
+
+
+def _home_files(home: Path, env: dict[str, str]) -> list[tuple[Path, str, Callable[[str, Harvest, str], None]]]:
+    hf_home = Path(env["HF_HOME"]) if env.get("HF_HOME") else home / ".cache" / "huggingface"
+    gh = Path(env["GH_CONFIG_DIR"]) if env.get("GH_CONFIG_DIR") else home / ".config" / "gh"
+    aws = Path(env["AWS_SHARED_CREDENTIALS_FILE"]) if env.get("AWS_SHARED_CREDENTIALS_FILE") else home / ".aws" / "credentials"
+    docker = Path(env["DOCKER_CONFIG"]) / "config.json" if env.get("DOCKER_CONFIG") else home / ".docker" / "config.json"
+    files = [
+        (aws, "~/.aws/credentials", _aws),
+        (home / ".netrc", "~/.netrc", _netrc),
+        (home / "_netrc", "~/_netrc", _netrc),
+        (home / ".git-credentials", "~/.git-credentials", _git_credentials),
+        (gh / "hosts.yml", "gh hosts.yml", _gh_hosts),
+        (hf_home / "token", "Hugging Face token", _whole),
+        (hf_home / "stored_tokens", "Hugging Face stored tokens", _ini_secrets),
+        (home / ".npmrc", "~/.npmrc", _npmrc),
+        (home / ".pypirc", "~/.pypirc", _ini_secrets),
+        (docker, "~/.docker/config.json", _docker),
+    ]
+    if env.get("HF_TOKEN_PATH"):
+        files.append((Path(env["HF_TOKEN_PATH"]), "Hugging Face token", _whole))
+    return files
+
+
+# -- credential file parsers: each adds what it finds, and never fails on a malformed file -------
+def _aws(text: str, h: Harvest, origin: str) -> None:
+    for m in re.finditer(r"(?im)^\s*(aws_access_key_id|aws_secret_access_key|aws_session_token)\s*=\s*(\S+)", text):
+        h.add(m.group(2), "secret.aws_credentials", origin)
+
+
+def _netrc(text: str, h: Harvest, origin: str) -> None:
+    tokens = text.split()
+    for key, value in zip(tokens, tokens[1:], strict=False):
+        if key == "password":
+            h.add(value, "secret.netrc_password", origin)
+        elif key == "login" and _EMAIL.match(value):
+            h.add(value, "identity.email", origin)
+
+
+def _git_credentials(text: str, h: Harvest, origin: str) -> None:
+    for m in re.finditer(r"(?m)^\s*\w[\w+.-]*://([^:/@\s]+):([^@\s]+)@", text):
+        h.add(m.group(2), "secret.git_credentials", origin)
+        if _EMAIL.match(m.group(1)):
+            h.add(m.group(1), "identity.email", origin)
+
+
+def _gh_hosts(text: str, h: Harvest, origin: str) -> None:
+    for m in re.finditer(r"(?m)^\s*(oauth_token|token)\s*:\s*['\"]?([^'\"\s]+)", text):
+        h.add(m.group(2), "secret.github_token", origin)
+    for m in re.finditer(r"(?m)^\s*user\s*:\s*['\"]?([A-Za-z0-9][A-Za-z0-9-]{1,38})", text):
+        h.add(m.group(1), "identity.username", origin)
+
+
+def _whole(text: str, h: Harvest, origin: str) -> None:
+    value = text.strip()
+    if value and "\n" not in value:
+        h.add(value, "secret.token_file", origin)
+
+
+def _ini_secrets(text: str, h: Harvest, origin: str) -> None:
+    """``.pypirc`` and Hugging Face's ``stored_tokens``: every password/token value."""
+    cp = configparser.RawConfigParser(strict=False, interpolation=None)
+    try:
+        cp.read_string(text)
+    except configparser.Error:
+        for m in re.finditer(r"(?im)^\s*(password|token|hf_token)\s*[=:]\s*(\S+)", text):
+            h.add(m.group(2), "secret.credentials_file", origin)
+        return
+    for section in cp.sections():
+        for key, value in cp.items(section):
+            if key in ("password", "token", "hf_token"):
+                h.add(value, "secret.credentials_file", origin)
+
+
+def _npmrc(text: str, h: Harvest, origin: str) -> None:
+    for m in re.finditer(r"(?m)^\s*(?:\S*:)?(_authToken|_auth|_password|email)\s*=\s*['\"]?([^'\"\s]+)", text):
+        key, value = m.group(1), m.group(2)
+        if key == "email":
+            h.add(value, "identity.email", origin)
+            continue
+        h.add(value, "secret.npm_token", origin)
+        if key in ("_auth", "_password"):
+            decoded = _b64(value)
+            if decoded:
+                h.add(decoded.split(":", 1)[-1], "secret.npm_token", origin)
+
+
+def _docker(text: str, h: Harvest, origin: str) -> None:
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return
+    auths = doc.get("auths") if isinstance(doc, dict) else None
+    for entry in (auths or {}).values():
+        if not isinstance(entry, dict):
+            continue
+        for key in ("auth", "identitytoken", "registrytoken", "password"):
+            value = entry.get(key)
+            if isinstance(value, str):
+                h.add(value, "secret.docker_auth", origin)
+                if key == "auth":
+                    decoded = _b64(value)
+                    if decoded and ":" in decoded:
+                        h.add(decoded.split(":", 1)[1], "secret.docker_auth", origin)
+
+
+def _b64(value: str) -> str | None:
+    try:
+        return base64.b64decode(value + "=" * (-len(value) % 4), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
 
 
 def harvest(env: dict[str, str] | None = None, home: Path | None = None) -> Harvest:
@@ -77,10 +218,10 @@ def harvest(env: dict[str, str] | None = None, home: Path | None = None) -> Harv
                 h.add(gecos, "identity.name", "account name")
     except (KeyError, OSError):
         pass
-    host = socket.gethostname()
-    h.add(host, "identity.hostname", "hostname")
-    if "." in host:
-        h.add(host.split(".")[0], "identity.hostname", "hostname")
+    for host, origin in ((socket.gethostname(), "hostname"), (env.get("HOSTNAME", ""), "$HOSTNAME")):
+        h.add(host, "identity.hostname", origin)
+        if "." in host:
+            h.add(host.split(".")[0], "identity.hostname", origin)
     genv = {**env, "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1"}
     h.add(_git(["--global", "--get", "user.name"], genv), "identity.name", "git config user.name")
     h.add(_git(["--global", "--get", "user.email"], genv), "identity.email", "git config user.email")
@@ -89,4 +230,8 @@ def harvest(env: dict[str, str] | None = None, home: Path | None = None) -> Harv
             if "/" in value and " " not in value and value.startswith(("/", "~", ".")):
                 continue  # a path, not a secret
             h.add(value, "secret.environment", f"${name}")
+    for path, origin, parse in _home_files(home, env):
+        text = _read(path)
+        if text:
+            parse(text, h, origin)
     return h

@@ -36,6 +36,7 @@ from tracepub.output import (
     REVIEW,
     atomic_writer,
     build_manifest,
+    write_json,
     write_manifest,
 )
 from tracepub.placeholders import Namer, load_key
@@ -46,6 +47,7 @@ from tracepub.walk import dumps_like
 PARTS = "parts"
 FINDINGS = "findings.jsonl"
 RUN_FILE = "run.json"  # see runstate.py
+IDENTITY_FILE = "identity.json"  # the harvest summary, masked: type, origin, masked value
 
 
 @dataclass
@@ -66,6 +68,8 @@ class RunOptions:
     # The sources are the harnesses' default locations (no SOURCES given): generic formats are
     # not looked for there. Stored in run.json so a review re-run discovers the same files.
     defaults: bool = False
+    # What identity harvesting found, masked (type, origin, masked): written to review/identity.json.
+    identity_summary: list[dict[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -295,11 +299,20 @@ def run(opts: RunOptions) -> RunSummary:
     summary.denied, summary.dropped = plan.denied, plan.dropped
     summary.selection = selection.summary_block(plan, opts.selection, len(opts.deny),
                                                 selection.included(plan, units, results))
+    # Paths in problems and skipped files hold usernames: what is written (run.json, the report)
+    # goes through the same redaction as file names, so the identity is never written in clear.
+    path_red.start_unit("", "", None)
+    summary.skipped = [path_red.redact_text(p) for p in summary.skipped]
+    summary.problems = [path_red.redact_text(p) for p in summary.problems]
+    for entry in (*summary.denied, *summary.dropped):
+        if isinstance(entry, dict) and isinstance(entry.get("files"), list):
+            entry["files"] = [path_red.redact_text(f) if isinstance(f, str) else f for f in entry["files"]]
 
     _concat_findings(out, [r.dest for r in results if r.ok])
     chash = config_hash(opts, namer)
     runstate.save(dataclasses.replace(given, defaults=defaults), sources, summary.to_json(),
                   units=selection.unit_records(plan, units, results))  # for sessions.drop_session
+    write_json(review / IDENTITY_FILE, {"harvested": opts.identity_summary, "ner": summary.ner})
     from tracepub import card, report
 
     card.write_card(out, summary, opts.card)
@@ -312,6 +325,16 @@ def run(opts: RunOptions) -> RunSummary:
 def manifest_extra(summary: RunSummary) -> dict[str, Any]:
     return {"summary": {"files": summary.files, "findings": summary.findings, "blobs": summary.blobs},
             "selection": summary.selection}
+
+
+def _scrub_units(records: list[dict], red: Redactor) -> list[dict]:
+    """Source paths and relative paths name the user (``/home/NAME``, ``-Users-NAME-``); run.json
+    keeps them redacted like file names (drop_session matches on session ids, not paths)."""
+    for r in records:
+        for k in ("source", "relpath"):
+            if isinstance(r.get(k), str):
+                r[k] = red.redact_text(r[k])
+    return records
 
 
 def _remove_stale(dataset: Path, produced: set[str]) -> None:

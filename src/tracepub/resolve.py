@@ -2,8 +2,10 @@
 
 Recall comes first, so overlapping spans are merged into one that covers them all (never
 leaving a piece of a secret behind). The merged span takes the type of the member covering the
-most text, ties broken by priority (identity > secret > pii) and confidence; it is flagged for
-review only when every member was.
+most sensitive kind (identity > secret > pii), then of the member covering the most text, then
+confidence: a finding's value is shown in clear only for PII, so a merged span holding the
+user's identity or a secret must carry that type. It is flagged for review only when every
+member was.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def resolve(spans: list[Span]) -> list[Span]:
 def _merge(cluster: list[Span], end: int) -> Span:
     if len(cluster) == 1:
         return cluster[0]
-    best = max(cluster, key=lambda s: (s.end - s.start, priority(s.type), s.confidence))
+    best = max(cluster, key=lambda s: (priority(s.type), s.end - s.start, s.confidence))
     action = REVIEW if all(s.action == REVIEW for s in cluster) else REDACTED
     start = min(s.start for s in cluster)
     if best.start == start and best.end == end and best.action == action:

