@@ -256,7 +256,7 @@ class Planter:
         doc = {"name": "northwind-web", "requestTimeoutMs": 30000, key: self.secret(s, "json_config"),
                "buildId": self.negative("ulid", fk.ulid(r), "json_config"),
                "features": {"beta": True}, "exampleKey": self.negative("doc_example", r.choice(DOC_EXAMPLES), "json_config")}
-        return self.call("read", json.dumps(doc, indent=2), path=self.path(r.choice(["appsettings.json", "config/local.json"])))
+        return self.call("read", json.dumps(doc, indent=2, ensure_ascii=False), path=self.path(r.choice(["appsettings.json", "config/local.json"])))
 
     def curl(self) -> Step:
         r = self.rng
@@ -336,7 +336,7 @@ class Planter:
         if kind == "docker":
             s = self.pool.structural("docker_auth")
             doc = {"auths": {"registry.northwind-labs.io": {"auth": self.secret(s, "docker_config")}}, "credsStore": ""}
-            return self.call("read", json.dumps(doc, indent=2), path=self.path("ci/docker/config.json"))
+            return self.call("read", json.dumps(doc, indent=2, ensure_ascii=False), path=self.path("ci/docker/config.json"))
         if kind == "kubeconfig":
             s = self.pool.structural("kube_token")
             ca = self.negative("certificate", fk.b64(r, 600), "kubeconfig")
@@ -354,10 +354,13 @@ class Planter:
             pkid.type = "secret.gcp_private_key_id"
             pkid.value = fk.hexs(r, 40)
             doc = {"type": "service_account", "project_id": "northwind-prod-4821", "private_key_id": self.secret(pkid, "gcp_sa"),
-                   "private_key": f"-----BEGIN PRIVATE KEY-----\n{self.secret(s, 'gcp_sa')}\n-----END PRIVATE KEY-----\n",
+                   "private_key": f"-----BEGIN PRIVATE KEY-----\n{s.value}\n-----END PRIVATE KEY-----\n",
                    "client_email": "deployer@northwind-prod-4821.iam.gserviceaccount.com", "client_id": str(r.randint(10**20, 10**21)),
                    "token_uri": "https://oauth2.googleapis.com/token"}
-            return self.call("read", json.dumps(doc, indent=2), path=self.path("secrets/gcp-sa.json"))
+            # As printed, the key's line breaks are ``\n`` escapes inside the JSON string.
+            s.value = s.value.replace("\n", "\\n")
+            self.secret(s, "gcp_sa")
+            return self.call("read", json.dumps(doc, indent=2, ensure_ascii=False), path=self.path("secrets/gcp-sa.json"))
         if kind == "git_remote":
             s = self.pool.structural("git_remote")
             v = self.secret(s, "git_remote")
@@ -400,7 +403,8 @@ class Planter:
                 n, e = self.name("signed_off_by")
                 body.append(f"    Signed-off-by: {n} <{e}>")
             if r.random() < 0.2:
-                body.append(f"    Reviewed-by: {self.name('reviewed_by')[0]}")
+                n, e = self.name("reviewed_by")
+                body.append(f"    Reviewed-by: {n} <{e}>")
             entries.append("\n".join(body))
         if r.random() < 0.3:
             entries.append(f"commit {self.negative('git_sha', fk.hexs(r, 40), 'git_log')}\nMerge: {fk.hexs(r, 7)} {fk.hexs(r, 7)}\n"
@@ -415,7 +419,7 @@ class Planter:
         doc = {"name": "@northwind/web", "version": "2.4.1", "author": f"{n} <{e}>",
                "contributors": [{"name": c1, "email": c1e}, c2], "license": "MIT",
                "dependencies": {"express": "^4.19.2", "zod": "^3.23.8"}}
-        return self.call("read", json.dumps(doc, indent=2), path=self.path("package.json"))
+        return self.call("read", json.dumps(doc, indent=2, ensure_ascii=False), path=self.path("package.json"))
 
     def license_file(self) -> Step:
         r = self.rng
@@ -616,6 +620,33 @@ class Planter:
         return steps
 
 
+def _strings(value, out: list[str]) -> None:
+    if isinstance(value, str):
+        out.append(value)
+    elif isinstance(value, dict):
+        for v in value.values():
+            _strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            _strings(v, out)
+
+
+def _drop_unwritten(planter: Planter, session: str, steps: list[Step]) -> int:
+    """A label must name a value that is really in the session (a generator bug must not pass
+    as a detector's success or failure)."""
+    parts: list[str] = []
+    for st in steps:
+        parts += [st.text, st.thinking]
+        if st.call:
+            parts.append(st.call.output)
+            _strings(st.call.args, parts)
+    blob = "\n".join(parts)
+    gone = [k for k in planter.labels if k[0] == session and k[1] not in blob]
+    for k in gone:
+        del planter.labels[k]
+    return len(gone)
+
+
 # -- the fake home ---------------------------------------------------------------------------------
 def build_home(root: Path, user: fk.FakeUser) -> tuple[Path, dict[str, str]]:
     """A home folder like a developer's, whose files the identity harvest reads."""
@@ -669,9 +700,9 @@ def generate(out: Path, size: int, seed: int = 1, harnesses: list[str] | None = 
     rng.shuffle(order)
     order = writers + order  # every harness first, then weighted
     sessions: list[dict] = []
-    total, n = 0, 0
+    total, n, dropped = 0, 0, 0
     start = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-    avg = max(15_000, min(600_000, size // 60))
+    avg = max(12_000, min(250_000, size // 150))  # budget of tool text per session; files are 2-4x larger
     while total < size or n < len(writers):
         w = order[n % len(order)]
         sid = fk.uuid4(rng)
@@ -683,11 +714,14 @@ def generate(out: Path, size: int, seed: int = 1, harnesses: list[str] | None = 
         s = Session(sid, w.harness, project, cwd, start + timedelta(hours=7 * n), model=rng.choice(
             ["claude-sonnet-4-5", "claude-opus-4-6", "gpt-5.5", "gemini-2.5-pro"]))
         s.steps = planter.session_steps(canary, budget)
+        dropped += _drop_unwritten(planter, sid, s.steps)
         total += w.add(s)
         sessions.append({"session": sid, "harness": w.harness, "canary": canary})
         n += 1
     for w in writers:
         total += w.close()
+    if dropped:
+        print(f"warning: {dropped} label(s) whose value was not written were dropped", file=sys.stderr)
     labels = list(planter.labels.values())
     with open(out / "labels.jsonl", "w", encoding="utf-8") as fh:
         for lab in labels:
@@ -695,7 +729,7 @@ def generate(out: Path, size: int, seed: int = 1, harnesses: list[str] | None = 
     with open(out / "sessions.jsonl", "w", encoding="utf-8") as fh:
         for s in sessions:
             fh.write(json.dumps(s) + "\n")
-    (out / "env.json").write_text(json.dumps(env, indent=2), encoding="utf-8")
+    (out / "env.json").write_text(json.dumps(env, indent=2, ensure_ascii=False), encoding="utf-8")
     corpus_bytes = sum(p.stat().st_size for p in corpus_dir.rglob("*") if p.is_file())
     return Corpus(out, corpus_dir, home, env, labels, sessions, corpus_bytes)
 

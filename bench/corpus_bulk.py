@@ -153,7 +153,8 @@ def package_lock(rng: random.Random, n: int = 40) -> tuple[str, list[str]]:
             "version": ver, "resolved": f"https://registry.npmjs.org/{name}/-/{name}-{ver}.tgz",
             "integrity": integ, "dev": rng.random() < 0.3}
     doc = {"name": pkgs[""]["name"], "version": "1.0.0", "lockfileVersion": 3, "requires": True, "packages": pkgs}
-    return json.dumps(doc, indent=2), integrities
+    kept = {p.get("integrity") for p in pkgs.values()}  # a repeated name replaced an earlier entry
+    return json.dumps(doc, indent=2), [i for i in integrities if i in kept]
 
 
 def go_sum(rng: random.Random, n: int = 20) -> tuple[str, list[str]]:

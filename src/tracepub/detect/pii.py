@@ -57,6 +57,7 @@ _DIGITS = re.compile(r"\d")
 _CONTEXT_WINDOW = 48
 _CONTEXT_BOOST = 0.35
 _NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@")
+_PHONE_CANDIDATE = re.compile(r"(?<![\w.+/-])\+?\(?\d[\d \t().-]{5,22}\d(?![\w])")
 _IPV4ISH = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 # spaCy's small English model often labels unfamiliar full names as ORG or GPE: a two- to
 # four-word entity of those labels that looks like a name is taken too, below the threshold.
@@ -114,8 +115,9 @@ class Presidio(Detector):
         )
 
         self._email = EmailRecognizer()
+        self._phone = PhoneRecognizer(supported_regions=("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT",
+                                                         "NL", "JP"))
         self._digit_recognizers = [
-            PhoneRecognizer(supported_regions=("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT", "NL", "JP")),
             CreditCardRecognizer(),
             UsSsnRecognizer(),
             EsNifRecognizer(),
@@ -149,6 +151,24 @@ class Presidio(Detector):
             out.append(Span(r.start, r.end, type_, f"presidio:{r.entity_type}", round(score, 3)))
         return out
 
+    def _phones(self, text: str) -> list[Span]:
+        """``phonenumbers`` scans for every region over the whole text, the slowest step by far on
+        tool output; so it only sees short windows around digit runs that could be a number."""
+        out: list[Span] = []
+        for m in _PHONE_CANDIDATE.finditer(text):
+            a, b = m.span()
+            if len(_DIGITS.findall(m.group())) < 7 or _IPV4ISH.match(m.group()):
+                continue
+            a0, b0 = max(0, a - _CONTEXT_WINDOW), min(len(text), b + 2)
+            window = text[a0:b0]
+            for s in self._spans(window, self._phone.analyze(window, ["PHONE_NUMBER"], None), self._phone.context, 0.4):
+                if s.end + a0 <= a or s.start + a0 >= b:
+                    continue  # a match in the context part belongs to another candidate
+                s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
+                if not _not_a_phone(text, s):
+                    out.append(s)
+        return out
+
     def _ner(self):
         if self._nlp is None and self.ner_model:
             with self._lock:
@@ -170,11 +190,9 @@ class Presidio(Detector):
                     spans.append(s)
         ndigits = len(_DIGITS.findall(text)) if any(c.isdigit() for c in text) else 0
         if ndigits >= 7:
+            spans += self._phones(text)
             for rec in self._digit_recognizers:
-                for s in self._spans(text, rec.analyze(text, rec.supported_entities, None), rec.context, 0.4):
-                    if s.type == "pii.phone" and _not_a_phone(text, s):
-                        continue
-                    spans.append(s)
+                spans += self._spans(text, rec.analyze(text, rec.supported_entities, None), rec.context, 0.4)
             if "." in text or ":" in text:
                 for s in self._spans(text, self._ip.analyze(text, ["IP_ADDRESS"], None)):
                     if is_public_ip(text[s.start:s.end]):
