@@ -154,3 +154,8 @@ def test_without_a_model_ner_is_off_and_said(tmp_path, monkeypatch):
     assert json.loads((out / "review" / "identity.json").read_text())["ner"] is None
     text = (out / "dataset" / "claude_code" / "p" / "s.jsonl").read_text()
     assert "priya@kestrel.dev" not in text  # everything else still runs
+
+
+def test_uuid_next_to_phone_context_is_not_a_phone(presidio):
+    text = '    "phone": "+12015600072",\n  },\n  {\n    "id": "83680012-2f3e-4136-9071-200c561ce9e6",'
+    assert values(presidio, text) == {"+12015600072"}

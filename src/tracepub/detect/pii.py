@@ -57,7 +57,8 @@ _DIGITS = re.compile(r"\d")
 _CONTEXT_WINDOW = 48
 _CONTEXT_BOOST = 0.35
 _NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@")
-_PHONE_CANDIDATE = re.compile(r"(?<![\w.+/-])\+?\(?\d[\d \t().-]{5,22}\d(?![\w])")
+# Digit runs that could be a phone number; not glued to letters, hyphens or dots (UUIDs, hashes, versions).
+_PHONE_CANDIDATE = re.compile(r"(?<![\w.+/-])\+?\(?\d[\d \t().-]{5,22}\d(?![\w-]|\.\d)")
 _IPV4ISH = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 # spaCy's small English model often labels unfamiliar full names as ORG or GPE: a two- to
 # four-word entity of those labels that looks like a name is taken too, below the threshold.
