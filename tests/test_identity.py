@@ -115,7 +115,7 @@ def test_internal_token_without_public_format_is_caught_and_never_written(isolat
     for path in [out / "manifest.json", *(out / "review").rglob("*")]:
         if path.is_file() and path.name != "placeholder.key":
             text = path.read_text()
-            for value in secrets[:5]:
+            for value in secrets:
                 assert value not in text, (path.name, value)
     identity = json.loads((out / "review" / "identity.json").read_text())
     origins = {e["origin"] for e in identity["harvested"]}
