@@ -298,8 +298,13 @@ class Planter:
             text = self.rng.choice(["here's the key, use it for the test run: {v}", "use this token: {v} (it expires friday)",
                                     "the staging key is {v} — don't commit it"]).format(v=self.secret(s, "prompt"))
         else:
-            text = "this is what the config has, it fails with 401:\n" + s.example if s.example and s.source not in self.pool.STRUCTURAL else \
-                f"my key: {s.value}"
+            if s.source in ("pem", "openssh"):
+                label = s.example or "PRIVATE KEY"
+                text = f"is this key still valid?\n-----BEGIN {label}-----\n{s.value}\n-----END {label}-----"
+            elif s.example and s.source not in self.pool.STRUCTURAL:
+                text = "this is what the config has, it fails with 401:\n" + s.example
+            else:
+                text = f"my key: {s.value}"
             self.secret(s, "prompt")
         return Step("user", text=text)
 
@@ -572,6 +577,23 @@ class Planter:
         sha = self.negative("git_sha", fk.hexs(r, 40), "rev_parse")
         return self.call("shell", f"{sha}\n", command="git rev-parse HEAD")
 
+    PRODUCTS = ["Visual Studio Code", "GitHub Actions", "Docker Compose", "Hugging Face", "Stack Overflow",
+                "Apache Kafka", "Redis Cluster", "Amazon Web Services", "Google Cloud Run", "Azure DevOps",
+                "React Native", "Tailwind CSS", "Let's Encrypt", "Material UI", "Grafana Loki", "Pull Request",
+                "Postgres", "Kubernetes", "Terraform Cloud", "Sentry", "Jest", "Vitest", "Homebrew"]
+    IDENTIFIERS = ["password_reset_token", "get_api_key", "AUTH_TOKEN_HEADER", "secret_key_base", "apiKeyFromEnv",
+                   "refresh_token_ttl", "SESSION_SECRET_NAME", "validate_access_token", "privateKeyPath"]
+
+    def prose_negatives(self) -> Step:
+        """Names of tools and products in prose, identifiers in code: what NER and entropy must leave."""
+        r = self.rng
+        a, b = r.sample(self.PRODUCTS, 2)
+        ident = self.negative("identifier", r.choice(self.IDENTIFIERS), "assistant_prose")
+        text = (f"I checked the {self.negative('product_name', a, 'assistant_prose')} docs: the failing step runs before "
+                f"{self.negative('product_name', b, 'assistant_prose')} starts, so `{ident}()` sees an empty value. "
+                + prose(r, 2))
+        return Step("assistant", text=text)
+
     # -- bulk -------------------------------------------------------------------------------------
     def bulk_step(self) -> Step:
         r = self.rng
@@ -596,7 +618,7 @@ class Planter:
               "http_tool", "prompt_paste", "example_line", "example_line", "credential_file", "credential_file",
               "url_password_log", "git_log", "package_json", "license_file", "pyproject", "customers_fixture",
               "sql_output", "access_log", "pii_prompt", "pii_prompt", "team_file", "identity", "identity",
-              "negatives", "negatives", "negatives"]
+              "negatives", "negatives", "negatives", "prose_negatives"]
 
     def session_steps(self, canary: str, budget: int) -> list[Step]:
         r = self.rng

@@ -278,8 +278,10 @@ def render(sc: Score, summary: dict | None = None, seconds: float | None = None,
     if sc.review_leaks:
         lines += ["", "Identity in clear under review/ or manifest.json:", *[f"  {x}" for x in sc.review_leaks[:10]]]
     if summary is not None and seconds is not None and size:
-        lines += ["", f"{size / 1e6:.1f} MB, {summary.get('files', 0)} files redacted in {seconds:.1f} s "
-                  f"({size / 1e6 / seconds:.2f} MB/s); NER: {summary.get('ner') or 'off'}."]
+        read = summary.get("bytes_in") or 0
+        lines += ["", f"Corpus {size / 1e6:.1f} MB; {summary.get('files', 0)} files ({read / 1e6:.1f} MB) redacted in "
+                  f"{seconds:.1f} s ({read / 1e6 / seconds:.2f} MB/s, process start included); "
+                  f"NER: {summary.get('ner') or 'off'}."]
     return "\n".join(lines)
 
 

@@ -134,7 +134,8 @@ def test_ner_runs_on_prose_only(presidio):
     text = "Please ask Priya Raman to review the migration before Friday."
     assert ("Priya Raman", "pii.person") in found(presidio, text, PROSE)
     assert not [v for v, t in found(presidio, text, CODE) if t == "pii.person"]
-    spans = presidio.scan("I talked to Raman about it yesterday.", PROSE)
+    spans = presidio.scan("I asked Raman about it yesterday, and Jest runs fine in Madison.", PROSE)
+    assert {s.start for s in spans if s.type == "pii.person"} == {8}  # only the name after a cue
     assert all(s.action == "review" for s in spans if s.type == "pii.person")  # one word: below the threshold
 
 

@@ -35,8 +35,14 @@ _NOT_NAMES = {
     "claude", "codex", "gemini", "assistant", "agent", "model", "tool", "tools", "code", "data", "database",
     "contact", "support", "sales", "help", "office", "billing", "security", "privacy", "abuse", "hello", "noreply",
     "cloud", "stack", "overflow", "hugging", "face", "studio", "visual", "compose", "issues", "request", "pull",
-    "platform", "engine", "storage", "functions", "lambda", "bucket", "cluster", "console", "dashboard",
+    "national", "insurance", "social", "number", "platform", "engine", "storage", "functions", "lambda", "bucket", "cluster", "console", "dashboard",
 }
+# After a one-word name, words that make it a person ("Raman said", "Priya's").
+SPEECH = {"said", "says", "wrote", "writes", "mentioned", "suggested", "reported", "asked", "thinks", "thought",
+          "agreed", "approved", "reviewed", "merged", "'s", "’s"}
+# Before a one-word name, words that make it a person ("thanks Priya", "ask Raman").
+CUES = {"thanks", "thank", "hi", "hey", "hello", "dear", "ask", "asked", "ping", "pinged", "cc", "dm", "tell", "told",
+        "call", "called", "email", "emailed", "cheers", "congrats", "welcome"}
 # Words in front of a name that NER tends to swallow ("Thanks Malik Quispe").
 GREETINGS = {"thanks", "thank", "hi", "hey", "hello", "dear", "ask", "ping", "cc", "dm", "email", "call", "tell",
              "and", "with", "from", "by", "to", "for", "per", "via", "cheers", "regards", "congrats", "welcome"}
@@ -72,6 +78,13 @@ _SHORTLOG = re.compile(r"(?m)^[ \t]*\d+\t([^\t\n]{3,80})$")
 # A name written next to an email in tables and CSV: ``| Jane Doe | jane@x.com |``, ``Jane Doe, jane@x.com``.
 _NEAR_EMAIL = re.compile(rf"({_TOKEN}(?:[ \t]+{_TOKEN}){{1,3}})[ \t]*[|,;(\t\"'][ \t|\"']*[\w.+-]+@[\w-]+\.[\w.-]+")
 
+# In prose, words that introduce a person ("thanks Jane Doe", "ask Li Wei to", "customer Ana Sousa").
+_CUE = re.compile(
+    r"(?i:\b(?:thanks|thank\s+you|hi|hey|hello|dear|ask|asked|ping|pinged|cc|add|added|invite|invited|tell|told|"
+    r"email|emailed|call|called|contact|message|from|by|with|customer|client|colleague|manager|engineer|user|"
+    r"owner|reviewer|author|maintainer|assignee|for|to|and|per)\b[ \t,:]+)"
+    rf"({_TOKEN}[ \t]+{_TOKEN}(?:[ \t]+{_TOKEN})?)"
+)
 _KEYWORDS = ("@", "author", "by:", "commit", "copyright", "(c)", "©", "name", "<", "contributors", "maintainer",
              "owner", "contact", "customer", "reviewer", "assignee", "\t")
 _NAME_KEYS = {"name", "author", "full_name", "fullname", "display_name", "displayname", "contact_name",
@@ -99,6 +112,8 @@ def looks_like_name(text: str, min_tokens: int = 2, strict: bool = True) -> bool
             continue
         if not tok[0].isupper():
             return False
+        if len(tok.rstrip(".")) > 1 and tok.isupper():
+            return False  # an acronym ("CSS", "UI"), not part of a name
         capitalised += 1
     # "API KEY" is not a name; a name has lower-case letters somewhere.
     return capitalised >= min_tokens and any(c.islower() for c in text)
@@ -127,8 +142,14 @@ class StructuredNames(Detector):
     name = "names"
     high_confidence = False
 
+    @staticmethod
+    def _prose(text: str) -> list[Span]:
+        return _prose_names(text)
+
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans: list[Span] = []
+        if leaf.prose:
+            spans += self._prose(text)
         key = (leaf.key or "").lower()
         if key in _NAME_KEYS and len(text) <= 120:
             value = re.sub(r"\s*<[^<>]*>\s*|\s*\([^()]*\)\s*$", "", text).strip()
@@ -180,6 +201,15 @@ class StructuredNames(Detector):
                     s = m.start(1) + m.group(1).find(value)
                     spans.append(Span(s, s + len(value), "pii.person", "names:shortlog", 0.8))
         return spans
+
+
+def _prose_names(text: str) -> list[Span]:
+    out = []
+    for m in _CUE.finditer(text):
+        cut = _trim_leading(m.group(1), m.start(1))
+        if cut and looks_like_name(text[cut[0]:cut[1]], 2):
+            out.append(Span(cut[0], cut[1], "pii.person", "names:prose-cue", 0.85))
+    return out
 
 
 def _trim_leading(text: str, start: int) -> tuple[int, int] | None:

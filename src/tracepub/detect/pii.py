@@ -31,7 +31,7 @@ import re
 import threading
 
 from tracepub.detect.base import Detector
-from tracepub.detect.names import GREETINGS, looks_like_name, ner_action, ner_score
+from tracepub.detect.names import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
 from tracepub.model import Leaf, Span
 
 log = logging.getLogger(__name__)
@@ -226,6 +226,13 @@ class Presidio(Detector):
                 if prev.is_title and prev.is_alpha and looks_like_name(prev.text, 1) and prev.lower_ not in GREETINGS:
                     start -= 1
             span = doc[start:end]
+            if len(span) == 1:
+                # One word is often a product, a place or a tool ("Jest", "Madison"): only with a
+                # cue that makes it a person ("thanks Priya", "Raman said").
+                before = doc[start - 1].lower_ if start > 0 else ""
+                after = doc[end].lower_ if end < len(doc) else ""
+                if ent.label_ != "PERSON" or (before not in CUES and after not in SPEECH):
+                    continue
             if ent.label_ == "PERSON":
                 score = ner_score(span.text)
             else:
