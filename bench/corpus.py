@@ -515,7 +515,20 @@ class Planter:
     # -- identity contexts -------------------------------------------------------------------------
     def identity(self) -> Step:
         r, u = self.rng, self.user
-        choice = r.randint(0, 5)
+        choice = r.randint(0, 8)
+        if choice == 6:
+            tok = self.ident("identity.own_token", u.tokens["huggingface_token"], "hf_token")
+            return self.call("shell", f"{tok}\n", command="cat ~/.cache/huggingface/token")
+        if choice == 7:
+            key = self.ident("identity.own_token", u.tokens["aws_secret_access_key"], "aws_credentials")
+            kid = self.ident("identity.own_token", u.tokens["aws_access_key_id"], "aws_credentials")
+            return self.call("shell", f"[default]\naws_access_key_id = {kid}\naws_secret_access_key = {key}\n",
+                             command="cat ~/.aws/credentials")
+        if choice == 8:
+            pw = self.ident("identity.own_token", u.tokens["docker_password"], "docker_login")
+            sec = self.ident("identity.own_token", u.tokens["env_secret"], "env_secret")
+            return self.call("shell", "Login Succeeded", command=f"NWL_SIGNING_SECRET={sec} docker login registry.northwind-labs.io "
+                             f"-u {u.username} -p {pw}")
         if choice == 0:
             return self.call("shell", f"{self.ident('identity.username', u.username, 'whoami')}\n{self.ident('identity.hostname', u.hostname, 'whoami')}",
                              command="whoami && hostname")
