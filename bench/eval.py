@@ -42,6 +42,9 @@ from corpus import generate, parse_size  # noqa: E402
 TARGETS = {"secret_leak": 0.005, "identity_leaks": 0, "pii_leak": 0.05, "negatives_removed": 0.02}
 WINDOW = 16
 CANARY = re.compile(r"evalref-[a-z_]+-\d{4}")
+# Files under review/ that hold exact values on purpose, readable by the owner only (0600): the
+# placeholder key, and the values a later re-run must match again (runstate.py).
+SECRET_STORES = {"placeholder.key", "values.json"}
 _SECRETISH = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH", "PRIVATE")
 
 
@@ -236,7 +239,7 @@ def check_review(out: Path, labels: list[dict]) -> list[str]:
     leaks = []
     files = [out / "manifest.json", *sorted((out / "review").rglob("*"))]
     for path in files:
-        if not path.is_file() or path.name == "placeholder.key":
+        if not path.is_file() or path.name in SECRET_STORES:
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
         for v in values:

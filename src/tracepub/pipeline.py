@@ -327,16 +327,6 @@ def manifest_extra(summary: RunSummary) -> dict[str, Any]:
             "selection": summary.selection}
 
 
-def _scrub_units(records: list[dict], red: Redactor) -> list[dict]:
-    """Source paths and relative paths name the user (``/home/NAME``, ``-Users-NAME-``); run.json
-    keeps them redacted like file names (drop_session matches on session ids, not paths)."""
-    for r in records:
-        for k in ("source", "relpath"):
-            if isinstance(r.get(k), str):
-                r[k] = red.redact_text(r[k])
-    return records
-
-
 def _remove_stale(dataset: Path, produced: set[str]) -> None:
     """Files left by an earlier run that this run did not produce must not be published."""
     if not dataset.exists():
