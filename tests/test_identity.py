@@ -121,7 +121,7 @@ def test_internal_token_without_public_format_is_caught_and_never_written(isolat
                 assert value not in text, (path.name, value)
     assert (out / "review" / "values.json").stat().st_mode & 0o077 == 0
     identity = json.loads((out / "review" / "identity.json").read_text())
-    origins = {e["origin"] for e in identity["harvested"]}
+    origins = {e["origin"] for e in identity["identity"]}
     assert {"$NWL_DEPLOY_TOKEN", "~/.netrc", "git config user.name", "$HOSTNAME"} <= origins
 
 
@@ -141,3 +141,15 @@ def test_secret_options_and_config(isolated_home, tmp_path):
     assert a not in text and b not in text and c not in text
     assert "<SECRET_USER_SUPPLIED_" in text
     assert "keep-me@northwind-labs.io" in text and "drop-me@northwind-labs.io" not in text
+
+
+def test_report_lists_harvest_masked(isolated_home, tmp_path, monkeypatch):
+    token = "nwl." + expand("{{alnum:24}}", RNG)
+    monkeypatch.setenv("NWL_DEPLOY_TOKEN", token)
+    src = tmp_path / "src" / "projects" / "p" / "s1.jsonl"
+    _claude_session(src, [f"token {token}"])
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--no-ner"])
+    assert res.exit_code == 0, res.output
+    html = (out / "review" / "report.html").read_text()
+    assert "$NWL_DEPLOY_TOKEN" in html and token not in html

@@ -312,7 +312,7 @@ def run(opts: RunOptions) -> RunSummary:
     chash = config_hash(opts, namer)
     runstate.save(dataclasses.replace(given, defaults=defaults), sources, summary.to_json(),
                   units=selection.unit_records(plan, units, results))  # for sessions.drop_session
-    write_json(review / IDENTITY_FILE, {"harvested": opts.identity_summary, "ner": summary.ner})
+    write_json(review / IDENTITY_FILE, {"identity": opts.identity_summary, "ner": summary.ner})
     from tracepub import card, report
 
     card.write_card(out, summary, opts.card)
