@@ -153,3 +153,13 @@ def test_report_lists_harvest_masked(isolated_home, tmp_path, monkeypatch):
     assert res.exit_code == 0, res.output
     html = (out / "review" / "report.html").read_text()
     assert "$NWL_DEPLOY_TOKEN" in html and token not in html
+
+
+def test_exact_values_see_through_json_escapes():
+    from tracepub.detect.identity import ExactValues, HomePaths
+    from tracepub.model import Leaf
+
+    text = '{"content": "jdoe\\ntove-laptop\\n/home/jdoe/src"}'  # JSON inside a string: literal \n
+    got = {text[s.start:s.end] for s in ExactValues({"tove-laptop": "identity.hostname"}).scan(text, Leaf("x"))}
+    assert got == {"tove-laptop"}
+    assert {text[s.start:s.end] for s in HomePaths().scan(text, Leaf("x"))} == {"jdoe"}

@@ -160,3 +160,12 @@ def test_without_a_model_ner_is_off_and_said(tmp_path, monkeypatch):
 def test_uuid_next_to_phone_context_is_not_a_phone(presidio):
     text = '    "phone": "+12015600072",\n  },\n  {\n    "id": "83680012-2f3e-4136-9071-200c561ce9e6",'
     assert values(presidio, text) == {"+12015600072"}
+
+
+def test_json_written_inside_a_string(presidio):
+    """``<tool_response>{"content": "...\\n..."}</tool_response>``: escapes must not hide lines or glue letters."""
+    text = ('<tool_response>\n{"name": "shell", "content": "# On-call\\n- name: Emeka Zhang\\n  slack: \\"@ezhang\\"\\n'
+            '81.2.69.160 - - [01/Mar/2026]\\nAuthor: Priya Raman <priya@kestrel.dev>"}\n</tool_response>')
+    assert {"Emeka Zhang", "Priya Raman"} <= values(StructuredNames(), text)
+    assert "81.2.69.160" in values(presidio, text)
+    assert "ezhang" in values(Handles(), text)

@@ -311,7 +311,7 @@ def run(opts: RunOptions) -> RunSummary:
     _concat_findings(out, [r.dest for r in results if r.ok])
     chash = config_hash(opts, namer)
     runstate.save(dataclasses.replace(given, defaults=defaults), sources, summary.to_json(),
-                  units=selection.unit_records(plan, units, results))  # for sessions.drop_session
+                  units=_scrub_units(selection.unit_records(plan, units, results), path_red))  # for drop_session
     write_json(review / IDENTITY_FILE, {"identity": opts.identity_summary, "ner": summary.ner})
     from tracepub import card, report
 
@@ -325,6 +325,16 @@ def run(opts: RunOptions) -> RunSummary:
 def manifest_extra(summary: RunSummary) -> dict[str, Any]:
     return {"summary": {"files": summary.files, "findings": summary.findings, "blobs": summary.blobs},
             "selection": summary.selection}
+
+
+def _scrub_units(records: list[dict], red: Redactor) -> list[dict]:
+    """Unit source and relative paths name the user (``-home-NAME-src``); nothing reads them
+    back (drop_session matches session ids), so run.json keeps them redacted like file names."""
+    for r in records:
+        for k in ("source", "relpath"):
+            if isinstance(r.get(k), str):
+                r[k] = red.redact_text(r[k])
+    return records
 
 
 def _remove_stale(dataset: Path, produced: set[str]) -> None:

@@ -24,6 +24,34 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+_ESCAPES = str.maketrans({"n": "\n", "t": "\t", "r": "\r", '"': '"', "/": "/"})
+
+
+def escaped_view(text: str) -> str:
+    """``text`` with JSON escapes (``\\n``, ``\\t``, ``\\"``) turned into a space and the character
+    they stand for, so offsets stay the same. Tool output is often JSON written inside a string
+    that is not itself JSON (``<tool_response>{...}</tool_response>``, logs of JSON): without this,
+    ``\\nJane`` glues an "n" to the name and no line-start or word-boundary pattern matches."""
+    if "\\" not in text:
+        return text
+    out = list(text)
+    i = 0
+    n = len(text) - 1
+    while i < n:
+        if text[i] == "\\":
+            nxt = text[i + 1]
+            if nxt in "ntr\"/":
+                out[i] = " "
+                out[i + 1] = nxt.translate(_ESCAPES)
+                i += 2
+                continue
+            if nxt == "\\":
+                i += 2
+                continue
+        i += 1
+    return "".join(out)
+
+
 class ExactValues(Detector):
     """Exact, case-insensitive matching of a fixed set of values, each with its type."""
 
@@ -58,11 +86,12 @@ class ExactValues(Detector):
         if len(low) != len(text):  # a rare case fold that changes length: search the slow way
             return self._scan_regex(text)
         spans = []
+        view = escaped_view(text)
         for end_idx, (length, word) in self._auto.iter(low):
             start, end = end_idx - length + 1, end_idx + 1
             type_ = self._types[word]
             if type_ in _BOUNDED and (
-                (start > 0 and _is_word(text[start - 1])) or (end < len(text) and _is_word(text[end]))
+                (start > 0 and _is_word(view[start - 1])) or (end < len(text) and _is_word(view[end]))
             ):
                 continue
             spans.append(Span(start, end, type_, self.name, 1.0))
@@ -107,6 +136,7 @@ class HomePaths(Detector):
         if "home" not in text and "Users" not in text:
             return []
         spans = []
+        text = escaped_view(text)
         for m in (*_HOME.finditer(text), *_ENCODED_HOME.finditer(text)):
             name = m.group(1).rstrip(".")
             if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector
+from tracepub.detect.identity import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # Lower-case words allowed inside a name ("Ludwig van Beethoven", "Maria de la Cruz").
@@ -35,7 +36,9 @@ _NOT_NAMES = {
     "claude", "codex", "gemini", "assistant", "agent", "model", "tool", "tools", "code", "data", "database",
     "contact", "support", "sales", "help", "office", "billing", "security", "privacy", "abuse", "hello", "noreply",
     "cloud", "stack", "overflow", "hugging", "face", "studio", "visual", "compose", "issues", "request", "pull",
-    "national", "insurance", "social", "number", "platform", "engine", "storage", "functions", "lambda", "bucket", "cluster", "console", "dashboard",
+    "national", "insurance", "social", "number", "grafana", "loki", "kafka", "redis", "terraform",
+    "azure", "devops", "kubernetes", "tailwind", "material", "native", "encrypt", "homebrew", "sentry", "vitest",
+    "jest", "postgres", "react", "vue", "angular", "svelte", "django", "flask", "rails", "laravel", "spring", "platform", "engine", "storage", "functions", "lambda", "bucket", "cluster", "console", "dashboard",
 }
 # After a one-word name, words that make it a person ("Raman said", "Priya's").
 SPEECH = {"said", "says", "wrote", "writes", "mentioned", "suggested", "reported", "asked", "thinks", "thought",
@@ -148,6 +151,7 @@ class StructuredNames(Detector):
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans: list[Span] = []
+        text = escaped_view(text)  # same offsets; JSON written inside a string has its lines back
         if leaf.prose:
             spans += self._prose(text)
         key = (leaf.key or "").lower()

@@ -31,6 +31,7 @@ import re
 import threading
 
 from tracepub.detect.base import Detector
+from tracepub.detect.identity import escaped_view
 from tracepub.detect.names import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
 from tracepub.model import Leaf, Span
 
@@ -188,6 +189,7 @@ class Presidio(Detector):
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans: list[Span] = []
+        text = escaped_view(text)  # same offsets: "\\n81.2.3.4" would glue an "n" to the address
         if "@" in text:
             for s in self._spans(text, self._email.analyze(text, ["EMAIL_ADDRESS"], None)):
                 s = _trim_email(text, s)
@@ -284,6 +286,7 @@ class Handles(Detector):
     name = "handles"
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        text = escaped_view(text)
         low = text.lower()
         if not any(a in low for a in ("telegram", "tg", "discord", "slack", "twitter", "mastodon", "signal", "matrix",
                                       "keybase", "instagram", "threads", "bluesky", "wechat", "skype", "irc")):
@@ -314,4 +317,5 @@ class Addresses(Detector):
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not _ADDRESS_HINT.search(text):
             return []
+        text = escaped_view(text)
         return [Span(m.start(), m.end(), "pii.address", "addresses", 0.75) for m in _ADDRESS.finditer(text)]
