@@ -163,3 +163,13 @@ def test_exact_values_see_through_json_escapes():
     got = {text[s.start:s.end] for s in ExactValues({"tove-laptop": "identity.hostname"}).scan(text, Leaf("x"))}
     assert got == {"tove-laptop"}
     assert {text[s.start:s.end] for s in HomePaths().scan(text, Leaf("x"))} == {"jdoe"}
+
+
+def test_engine_resolves_escapes_for_every_detector():
+    from tracepub.detect import DetectConfig, Engine
+    from tracepub.model import Leaf
+
+    token = github_token(random.Random(5), "gho")
+    text = '<tool_response>\n{"content": "retries = 3\\n' + token + '\\ntimeout = 30"}\n</tool_response>'
+    spans = Engine(DetectConfig(ner=False)).scan(text, Leaf("x"))
+    assert any(text[s.start:s.end] == token for s in spans)

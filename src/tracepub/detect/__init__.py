@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from tracepub.detect.base import Detector
+from tracepub.detect.identity import escaped_view
 from tracepub.model import Leaf, Span
 from tracepub.resolve import resolve
 
@@ -123,8 +124,11 @@ class Engine:
             if hit is not None:
                 return hit
         spans: list[Span] = []
+        # Detectors see JSON escapes resolved (same offsets): in JSON written inside a non-JSON
+        # string, "\\ngho_..." would otherwise glue an "n" to a token and defeat every \b.
+        view = escaped_view(text)
         for d in self.detectors:
-            spans.extend(d.scan(text, leaf))
+            spans.extend(d.scan(view, leaf))
         if spans and (self._allow or self._allow_rx):
             spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
         spans = resolve(spans)

@@ -24,7 +24,8 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-_ESCAPES = str.maketrans({"n": "\n", "t": "\t", "r": "\r", '"': '"', "/": "/"})
+_ESCAPE = re.compile(r'\\(?:(\\)|([ntr"/]))')
+_ESCAPED = {"n": " \n", "t": " \t", "r": " \r", '"': ' "', "/": " /"}
 
 
 def escaped_view(text: str) -> str:
@@ -34,22 +35,7 @@ def escaped_view(text: str) -> str:
     ``\\nJane`` glues an "n" to the name and no line-start or word-boundary pattern matches."""
     if "\\" not in text:
         return text
-    out = list(text)
-    i = 0
-    n = len(text) - 1
-    while i < n:
-        if text[i] == "\\":
-            nxt = text[i + 1]
-            if nxt in "ntr\"/":
-                out[i] = " "
-                out[i + 1] = nxt.translate(_ESCAPES)
-                i += 2
-                continue
-            if nxt == "\\":
-                i += 2
-                continue
-        i += 1
-    return "".join(out)
+    return _ESCAPE.sub(lambda m: m.group(0) if m.group(1) else _ESCAPED[m.group(2)], text)
 
 
 class ExactValues(Detector):
