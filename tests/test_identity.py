@@ -173,3 +173,17 @@ def test_engine_resolves_escapes_for_every_detector():
     text = '<tool_response>\n{"content": "retries = 3\\n' + token + '\\ntimeout = 30"}\n</tool_response>'
     spans = Engine(DetectConfig(ner=False)).scan(text, Leaf("x"))
     assert any(text[s.start:s.end] == token for s in spans)
+
+
+def test_windows_paths_keep_their_names_and_double_escapes_resolve():
+    from tracepub.detect import DetectConfig, Engine
+    from tracepub.detect.identity import escaped_view
+    from tracepub.model import Leaf
+
+    eng = Engine(DetectConfig(ner=False))
+    text = r"C:\Users\nick\src and C:\\Users\\nora\\app"
+    got = {text[s.start:s.end] for s in eng.scan(text, Leaf("x"))}
+    assert {"nick", "nora"} <= got
+    double = r'{\"content\": \"[\\n  {\\\"name\\\": \\\"Pedro Herrera\\\"}]\"}'
+    assert len(escaped_view(double)) == len(double) and "\n" in escaped_view(double)
+    assert any(double[s.start:s.end] == "Pedro Herrera" for s in eng.scan(double, Leaf("x")))

@@ -128,7 +128,7 @@ class Engine:
         # string, "\\ngho_..." would otherwise glue an "n" to a token and defeat every \b.
         view = escaped_view(text)
         for d in self.detectors:
-            spans.extend(d.scan(view, leaf))
+            spans.extend(d.scan(text if getattr(d, "sees_raw", False) else view, leaf))
         if spans and (self._allow or self._allow_rx):
             spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
         spans = resolve(spans)

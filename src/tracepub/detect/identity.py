@@ -24,18 +24,21 @@ def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-_ESCAPE = re.compile(r'\\(?:(\\)|([ntr"/]))')
-_ESCAPED = {"n": " \n", "t": " \t", "r": " \r", '"': ' "', "/": " /"}
+# A run of backslashes before n, t, r, " or /: an escape at some level of JSON inside JSON.
+_ESCAPE = re.compile(r'(\\+)([ntr"/])')
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "/": "/"}
 
 
 def escaped_view(text: str) -> str:
-    """``text`` with JSON escapes (``\\n``, ``\\t``, ``\\"``) turned into a space and the character
-    they stand for, so offsets stay the same. Tool output is often JSON written inside a string
-    that is not itself JSON (``<tool_response>{...}</tool_response>``, logs of JSON): without this,
-    ``\\nJane`` glues an "n" to the name and no line-start or word-boundary pattern matches."""
+    """``text`` with JSON escapes (``\\n``, ``\\t``, ``\\"``, and their doubled forms in JSON inside
+    JSON) turned into the character they stand for and spaces, so offsets stay the same. Tool
+    output is often JSON written inside a string that is not itself JSON
+    (``<tool_response>{...}</tool_response>``): without this, ``\\nJane`` glues an "n" to the
+    name and no line-start or word-boundary pattern matches. Detectors that must also see the
+    literal text (Windows paths: ``C:\\Users\\nick``) scan both."""
     if "\\" not in text:
         return text
-    return _ESCAPE.sub(lambda m: m.group(0) if m.group(1) else _ESCAPED[m.group(2)], text)
+    return _ESCAPE.sub(lambda m: _ESCAPED[m.group(2)] + " " * len(m.group(1)), text)
 
 
 class ExactValues(Detector):
@@ -43,6 +46,7 @@ class ExactValues(Detector):
 
     name = "identity"
     high_confidence = True
+    sees_raw = True  # matches the literal text; uses the escaped view only for word boundaries
 
     def __init__(self, values: dict[str, str], name: str = "identity"):
         self.name = name
@@ -118,14 +122,18 @@ class HomePaths(Detector):
     name = "home-path"
     high_confidence = False
 
+    # Sees the literal text (``C:\\Users\\nick`` must not lose its "n" to an escape) and the view.
+    sees_raw = True
+
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if "home" not in text and "Users" not in text:
             return []
-        spans = []
-        text = escaped_view(text)
-        for m in (*_HOME.finditer(text), *_ENCODED_HOME.finditer(text)):
-            name = m.group(1).rstrip(".")
-            if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():
-                continue
-            spans.append(Span(m.start(1), m.start(1) + len(name), "pii.username", self.name, 0.9))
-        return spans
+        view = escaped_view(text)
+        found: dict[tuple[int, int], None] = {}
+        for t in (text, view) if view is not text else (text,):
+            for m in (*_HOME.finditer(t), *_ENCODED_HOME.finditer(t)):
+                name = m.group(1).rstrip(".")
+                if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():
+                    continue
+                found[(m.start(1), m.start(1) + len(name))] = None
+        return [Span(a, b, "pii.username", self.name, 0.9) for a, b in found]

@@ -68,7 +68,7 @@ _COPYRIGHT = re.compile(
 )
 # ``name = "X"`` / ``name: X`` / ``"author": "X"`` in config files (git config, YAML, TOML, JSON).
 _KEYED = re.compile(
-    rf"""(?im)(?:{_BOL}[ \t-]*|["'{{,][ \t]*)["']?(name|author|full_?name|display_?name|owner|maintainer|contact(?:_name)?|"""
+    rf"""(?im)(?:{_BOL}[ \t-]*|["'{{,][ \t]*)["']?[ \t]*(name|author|full_?name|display_?name|owner|maintainer|contact(?:_name)?|"""
     r"""customer(?:_name)?|user_?name|committer|reviewer|assignee)["']?[ \t]*[:=][ \t]*["']([^"'\n<>]{3,80}?)[ \t]*"""
     r"""(?:<[^"'\n]*>)?[ \t]*(?:\([^"'\n]*\))?["']"""
     rf"""|{_BOL}[ \t-]*(name|author|full_?name|owner|maintainer|contact)[ \t]*[:=][ \t]*([^"'\n#<>]{{3,80}}?)[ \t]*$"""
