@@ -146,14 +146,15 @@ def test_without_a_model_ner_is_off_and_said(tmp_path, monkeypatch):
     monkeypatch.setattr(pii, "NER_MODELS", ("no_such_spacy_model",))
     src = tmp_path / "src" / "projects" / "p" / "s.jsonl"
     src.parent.mkdir(parents=True)
-    src.write_text(json.dumps({"type": "user", "sessionId": "s", "message": {
+    src.write_text(json.dumps({"type": "user", "sessionId": "s", "uuid": "u1", "message": {
         "role": "user", "content": "Ask Priya Raman, her email is priya@kestrel.dev"}}) + "\n")
     out = tmp_path / "out"
     res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1"])
     assert res.exit_code == 0, res.output
     assert "NER for person names was off" in res.output
     assert json.loads((out / "review" / "identity.json").read_text())["ner"] is None
-    text = (out / "dataset" / "claude_code" / "p" / "s.jsonl").read_text()
+    text = "".join(p.read_text() for p in (out / "dataset" / "claude_code").rglob("*.jsonl"))
+    assert "Ask" in text
     assert "priya@kestrel.dev" not in text  # everything else still runs
 
 

@@ -35,13 +35,13 @@ def test_same_value_same_placeholder_across_files_and_runs(tmp_path):
     src.mkdir(parents=True)
     for name, text in (("a.jsonl", f"mail priya@kestrel.dev, token {token}"),
                        ("b.jsonl", f"again: {token} and priya@kestrel.dev and lukas@proton.me")):
-        (src / name).write_text(json.dumps({"type": "user", "sessionId": name, "message": {
+        (src / name).write_text(json.dumps({"type": "user", "sessionId": name, "uuid": "u-" + name, "message": {
             "role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": text}]}}) + "\n")
 
     def run(out):
         res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--no-ner"])
         assert res.exit_code == 0, res.output
-        return {p.name: p.read_text() for p in (out / "dataset" / "claude_code" / "p").iterdir()}
+        return {p.name: p.read_text() for p in (out / "dataset" / "claude_code").rglob("*.jsonl")}
 
     first = run(tmp_path / "out")
     phs = {n: re.findall(r"<[A-Z_]+_[0-9a-f]{8}>", t) for n, t in first.items()}
