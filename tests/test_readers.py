@@ -98,7 +98,6 @@ def test_aws_secret_access_key_is_gone(out):
     assert PLANTED[rel].also[0] not in text
 
 
-@pytest.mark.xfail(strict=True, reason="a token in a URL's user-info is typed as an email (resolve/secrets issue)")
 def test_token_in_url_userinfo_is_typed_as_secret(out):
     text = output_file(out, "hermes", PLANTED["hermes/state.db"].output).read_text(encoding="utf-8")
     assert "x-access-token:<SECRET_" in text
