@@ -170,3 +170,13 @@ def test_json_written_inside_a_string(presidio):
     assert {"Emeka Zhang", "Priya Raman"} <= values(StructuredNames(), text)
     assert "81.2.69.160" in values(presidio, text)
     assert "ezhang" in values(Handles(), text)
+
+
+def test_prose_names_carry_to_the_same_text_elsewhere(presidio):
+    """STS keeps the source's copy of a prompt beside message.content; both must lose the name."""
+    from tracepub.detect import DetectConfig, Engine
+
+    eng = Engine(DetectConfig(ner=presidio.ner_model is not None))
+    text = "Thanks Zanele Dlamini, I merged it."
+    assert any(text[s.start:s.end] == "Zanele Dlamini" for s in eng.scan(text, PROSE))
+    assert any(text[s.start:s.end] == "Zanele Dlamini" for s in eng.scan(text, Leaf("test", key="text")))

@@ -97,6 +97,10 @@ class Engine:
     Results are cached per distinct (text, key, prose): traces repeat tool output two or three
     times (Claude's ``tool_result`` and ``toolUseResult``, Codex's ``function_call_output`` and
     ``exec_command_end``), and the second copy then costs a dictionary look-up.
+
+    Prose is remembered too: STS lines keep the source's fields beside ``message.content``
+    (OpenCode's parts, Hermes' turns), so the same user text comes again where it is not prose.
+    That copy gets the prose copy's spans as well (names NER found), or it would leak them.
     """
 
     CACHE_MIN = 24
@@ -108,6 +112,7 @@ class Engine:
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
         self._cache: dict[tuple, list[Span]] = {}
+        self._prose: dict[str, list[Span]] = {}
 
     @property
     def ner_model(self) -> str | None:
@@ -131,6 +136,12 @@ class Engine:
             spans.extend(d.scan(text if getattr(d, "sees_raw", False) else view, leaf))
         if spans and (self._allow or self._allow_rx):
             spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
+        if leaf.prose:
+            if len(self._prose) >= self.CACHE_MAX:
+                self._prose.clear()
+            self._prose[text] = [s for s in spans if s.type == "pii.person"]
+        elif text in self._prose:
+            spans = spans + self._prose[text]
         spans = resolve(spans)
         if cacheable:
             if len(self._cache) >= self.CACHE_MAX:
