@@ -503,6 +503,39 @@ class Planter:
             text = f"Thanks {n}, I merged it. Ask {self.pii('pii.person', fk.person(r), 'prompt')} to review the migration too."
         return Step("user", text=text)
 
+    def pii_variety(self) -> Step:
+        """Less common shapes: git blame, mail headers, titles and initials, JSON user records."""
+        r = self.rng
+        choice = r.randint(0, 4)
+        if choice == 0:
+            lines = []
+            for i in range(r.randint(3, 6)):
+                n = self.pii("pii.person", fk.person(r), "git_blame")
+                lines.append(f"{fk.hexs(r, 8)} (" + f"{n:<20} 2025-11-{r.randint(10, 28)} 10:{r.randint(10, 59)}:00 +0100 {i + 40:>3}) "
+                             f"    return {r.choice(['cache', 'conn', 'retry'])}.get(key)")
+            return self.call("shell", "\n".join(lines), command="git blame -L 40,46 src/cache.py")
+        if choice == 1:
+            n, e = self.name("mail_header")
+            to_n, to_e = self.name("mail_header")
+            return self.call("read", f"From: {n} <{e}>\nTo: {to_n} <{to_e}>\nSubject: Re: invoice 2291\n"
+                             f"Date: Tue, 3 Mar 2026 09:12:44 +0100\n\nHi {to_n.split()[0]},\nsee attached.\n",
+                             path=self.path("tests/fixtures/mail.eml"))
+        if choice == 2:
+            first, last = r.choice(fk.FIRST), r.choice(fk.LAST)
+            full = self.pii("pii.person", f"{first} {r.choice('ABCDEFGHJKLMNPRSTW')}. {last}", "prompt_initial")
+            title = r.choice(["Dr.", "Prof.", "Ms.", "Mr."])
+            return Step("user", text=f"Can you add {title} {full} to the CODEOWNERS reviewers? They lead the payments team.")
+        if choice == 3:
+            n = fk.person(r)
+            doc = {"id": r.randint(1000, 99999), "real_name": self.pii("pii.person", n, "user_record"),
+                   "profile": {"email": self.pii("pii.email", fk.email_for(r, n), "user_record"),
+                               "phone": self.pii("pii.phone", fk.phone(r), "user_record"), "tz": "Europe/Berlin"},
+                   "is_admin": False}
+            return self.call("http", json.dumps(doc, ensure_ascii=False), url="https://slack.com/api/users.info", method="GET")
+        n = fk.person(r)
+        return Step("assistant", text=f"The failing test was added by {self.pii('pii.person', n, 'assistant_prose')} in the "
+                    "last refactor; I kept their fixture but fixed the off-by-one.")
+
     def team_file(self) -> Step:
         r = self.rng
         lines = ["# On-call rotation"]
@@ -630,7 +663,7 @@ class Planter:
     PLANTS = ["env_dump", "dotenv", "yaml_config", "toml_config", "json_config", "curl", "client_code", "export_cmd",
               "http_tool", "prompt_paste", "example_line", "example_line", "credential_file", "credential_file",
               "url_password_log", "git_log", "package_json", "license_file", "pyproject", "customers_fixture",
-              "sql_output", "access_log", "pii_prompt", "pii_prompt", "team_file", "identity", "identity",
+              "sql_output", "access_log", "pii_prompt", "pii_prompt", "team_file", "pii_variety", "pii_variety", "identity", "identity",
               "negatives", "negatives", "negatives", "prose_negatives"]
 
     def session_steps(self, canary: str, budget: int) -> list[Step]:

@@ -23,6 +23,7 @@ FIRST = [
     "Hannah", "Marcus", "Ines", "Arjun", "Beatriz", "Jonas", "Mei", "Kwame", "Elena", "Henrik", "Zanele",
     "Diego", "Astrid", "Ravi", "Camille", "Niamh", "Ahmed", "Greta", "Tariq", "Lucia", "Florian", "Anika",
     "Matthias", "Nadia", "Pedro", "Svetlana", "Wei", "Malik", "Isabel", "Joaquim", "Keiko", "Thandiwe",
+    "José", "Łukasz", "Zoë", "Søren", "Ana-María", "Siobhán", "Björn", "Aoife", "Răzvan", "Çağla",
 ]
 LAST = [
     "Raman", "Becker", "Okafor", "Alvarez", "Lindqvist", "Tanaka", "Haddad", "Whitfield", "Romano",
@@ -31,6 +32,7 @@ LAST = [
     "Engström", "Lindgren", "Asante", "Papadopoulos", "Fischer", "Dlamini", "Herrera", "Johansson",
     "Chaudhary", "Lefebvre", "Gallagher", "Rahman", "Vogel", "Karimi", "Ferreira", "Hartmann", "Mbeki",
     "Schröder", "Novak", "Quispe", "Ivanova", "Takahashi", "Abdullah", "Márquez", "Kuznetsov", "Adeyemi",
+    "O'Brien", "McAllister", "Nguyễn", "Wiśniewski", "Øvergaard", "Duarte-Silva", "Yılmaz", "Van der Berg",
 ]
 MAIL_DOMAINS = ["gmail.com", "proton.me", "outlook.com", "fastmail.com", "northwind-labs.io", "kestrel.dev",
                 "hey.com", "icloud.com", "yahoo.co.uk", "web.de", "orbitalfreight.com", "mailbox.org"]
@@ -50,18 +52,22 @@ def person(rng: random.Random) -> str:
 
 
 def _ascii(s: str) -> str:
-    table = str.maketrans({"ö": "o", "ä": "a", "ü": "u", "é": "e", "á": "a", "ß": "ss", "ø": "o", "å": "a"})
+    table = str.maketrans({"ö": "o", "ä": "a", "ü": "u", "é": "e", "á": "a", "ß": "ss", "ø": "o", "å": "a",
+                           "ł": "l", "ë": "e", "í": "i", "ă": "a", "ç": "c", "ğ": "g", "ễ": "e", "ś": "s",
+                           "ı": "i", "'": "", " ": ""})
     return s.translate(table)
 
 
 def email_for(rng: random.Random, name: str) -> str:
-    first, _, last = _ascii(name.lower()).partition(" ")
+    first, _, last = name.lower().partition(" ")
+    first, last = _ascii(first), _ascii(last)
     local = rng.choice([f"{first}.{last}", f"{first[0]}{last}", f"{first}{rng.randint(1, 99)}", f"{first}_{last}"])
     return f"{local}@{rng.choice(MAIL_DOMAINS)}"
 
 
 def handle_for(rng: random.Random, name: str) -> str:
-    first, _, last = _ascii(name.lower()).partition(" ")
+    first, _, last = name.lower().partition(" ")
+    first, last = _ascii(first), _ascii(last)
     return rng.choice([f"{first}_{last[:4]}", f"{first[0]}{last}{rng.randint(1, 99)}", f"{first}.{last}",
                        f"{last}{first[:2]}_dev"])
 
@@ -81,9 +87,12 @@ def phone(rng: random.Random) -> str:
         num = example
     fmt = rng.choice([phonenumbers.PhoneNumberFormat.INTERNATIONAL, phonenumbers.PhoneNumberFormat.E164,
                       phonenumbers.PhoneNumberFormat.INTERNATIONAL])
-    if region == "US" and rng.random() < 0.4:
+    if region in ("US", "GB", "DE") and rng.random() < 0.3:
         return phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.NATIONAL)
-    return phonenumbers.format_number(num, fmt)
+    out = phonenumbers.format_number(num, fmt)
+    if fmt == phonenumbers.PhoneNumberFormat.INTERNATIONAL and rng.random() < 0.25:
+        out = out.replace(" ", "-")  # +1-415-555-0132
+    return out
 
 
 def card(rng: random.Random) -> str:

@@ -50,6 +50,7 @@ class Redactor:
     def start_unit(self, file: str, harness: str, is_prose) -> None:
         self.file, self.harness, self._is_prose = file, harness, is_prose
         self.findings = []
+        self.engine.start_unit()
 
     def redact_record(self, index: int, value: Any) -> Any:
         self.record_index, self._record = index, value

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+import ahocorasick
+
 from tracepub.detect.base import Detector
 from tracepub.detect.identity import escaped_view
-from tracepub.model import Leaf, Span
+from tracepub.model import REDACTED, Leaf, Span
 from tracepub.resolve import resolve
 
 
@@ -98,9 +100,11 @@ class Engine:
     times (Claude's ``tool_result`` and ``toolUseResult``, Codex's ``function_call_output`` and
     ``exec_command_end``), and the second copy then costs a dictionary look-up.
 
-    Prose is remembered too: STS lines keep the source's fields beside ``message.content``
-    (OpenCode's parts, Hermes' turns), so the same user text comes again where it is not prose.
-    That copy gets the prose copy's spans as well (names NER found), or it would leak them.
+    People found in a file are remembered for the rest of that file: a name NER or a commit
+    trailer found is redacted wherever else it appears (STS lines keep the source's copy of a
+    prompt beside ``message.content``; a name in a prompt comes back in a tool output). The
+    memory is per file (``start_unit``) and outside the cache, so output does not depend on how
+    files are spread over worker processes.
     """
 
     CACHE_MIN = 24
@@ -112,7 +116,12 @@ class Engine:
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
         self._cache: dict[tuple, list[Span]] = {}
-        self._prose: dict[str, list[Span]] = {}
+        self._people: set[str] = set()
+        self._people_auto: ahocorasick.Automaton | None = None
+
+    def start_unit(self) -> None:
+        self._people.clear()
+        self._people_auto = None
 
     @property
     def ner_model(self) -> str | None:
@@ -122,6 +131,33 @@ class Engine:
         return None
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        spans = self._scan(text, leaf)
+        if self._people:
+            seen = self._seen_people(text)
+            if seen:
+                spans = resolve(spans + seen)
+        for s in spans:
+            if s.type == "pii.person" and s.action == REDACTED and " " in text[s.start:s.end].strip():
+                value = text[s.start:s.end]
+                if value not in self._people:
+                    self._people.add(value)
+                    self._people_auto = None
+        return spans
+
+    def _seen_people(self, text: str) -> list[Span]:
+        if self._people_auto is None:
+            self._people_auto = ahocorasick.Automaton()
+            for v in self._people:
+                self._people_auto.add_word(v, len(v))
+            self._people_auto.make_automaton()
+        out = []
+        for end, n in self._people_auto.iter(text):
+            start, end = end - n + 1, end + 1
+            if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+                out.append(Span(start, end, "pii.person", "names:seen-in-file", 0.85))
+        return out
+
+    def _scan(self, text: str, leaf: Leaf) -> list[Span]:
         cacheable = len(text) >= self.CACHE_MIN
         if cacheable:
             ck = (text, leaf.key, leaf.prose)
@@ -136,12 +172,6 @@ class Engine:
             spans.extend(d.scan(text if getattr(d, "sees_raw", False) else view, leaf))
         if spans and (self._allow or self._allow_rx):
             spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
-        if leaf.prose:
-            if len(self._prose) >= self.CACHE_MAX:
-                self._prose.clear()
-            self._prose[text] = [s for s in spans if s.type == "pii.person"]
-        elif text in self._prose:
-            spans = spans + self._prose[text]
         spans = resolve(spans)
         if cacheable:
             if len(self._cache) >= self.CACHE_MAX:

@@ -69,13 +69,16 @@ _COPYRIGHT = re.compile(
 # ``name = "X"`` / ``name: X`` / ``"author": "X"`` in config files (git config, YAML, TOML, JSON).
 _KEYED = re.compile(
     rf"""(?im)(?:{_BOL}[ \t-]*|["'{{,][ \t]*)["']?[ \t]*(name|author|full_?name|display_?name|owner|maintainer|contact(?:_name)?|"""
-    r"""customer(?:_name)?|user_?name|committer|reviewer|assignee)["']?[ \t]*[:=][ \t]*["']([^"'\n<>]{3,80}?)[ \t]*"""
+    r"""customer(?:_name)?|user_?name|real_?name|author_?name|sender(?:_name)?|recipient(?:_name)?|committer|"""
+    r"""reviewer|assignee)["']?[ \t]*[:=][ \t]*["']([^"'\n<>]{3,80}?)[ \t]*"""
     r"""(?:<[^"'\n]*>)?[ \t]*(?:\([^"'\n]*\))?["']"""
-    rf"""|{_BOL}[ \t-]*(name|author|full_?name|owner|maintainer|contact)[ \t]*[:=][ \t]*([^"'\n#<>]{{3,80}}?)[ \t]*$"""
+    rf"""|{_BOL}[ \t-]*(name|author|full_?name|owner|maintainer|contact)[ \t]*[:=][ \t]*([^"\n#<>]{{3,80}}?)[ \t]*$"""
 )
 # ``"contributors": ["Name <email>", ...]`` and ``authors = ["Name <email>"]``.
 _LIST = re.compile(r"""(?is)["']?(?:contributors|maintainers|authors)["']?[ \t]*[:=][ \t]*\[([^\]]{1,4000})\]""")
 _LIST_ITEM = re.compile(r"""["']([^"'<>\n]{3,80}?)[ \t]*(?:<[^"'\n]*>)?[ \t]*(?:\([^"'\n]*\))?["']""")
+# ``git blame``: ``^1f2e3d4 (Jane Doe 2025-11-12 10:00:00 +0100 40) code`` (a path may sit before the paren).
+_BLAME = re.compile(r"(?m)^\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+\d{4}-\d{2}-\d{2}[ T]\d")
 # ``git shortlog -sn``: a count, a tab, a name.
 _SHORTLOG = re.compile(r"(?m)^[ \t]*\d+\t([^\t\n]{3,80})$")
 # A name written next to an email in tables and CSV: ``| Jane Doe | jane@x.com |``, ``Jane Doe, jane@x.com``.
@@ -88,9 +91,10 @@ _CUE = re.compile(
     r"owner|reviewer|author|maintainer|assignee|for|to|and|per)\b[ \t,:]+)"
     rf"({_TOKEN}[ \t]+{_TOKEN}(?:[ \t]+{_TOKEN})?)"
 )
-_KEYWORDS = ("@", "author", "by:", "commit", "copyright", "(c)", "©", "name", "<", "contributors", "maintainer",
+_KEYWORDS = ("@", "(", "author", "by:", "commit", "copyright", "(c)", "©", "name", "<", "contributors", "maintainer",
              "owner", "contact", "customer", "reviewer", "assignee", "\t")
-_NAME_KEYS = {"name", "author", "full_name", "fullname", "display_name", "displayname", "contact_name",
+_NAME_KEYS = {"name", "author", "full_name", "fullname", "display_name", "displayname", "contact_name", "real_name",
+              "realname", "author_name", "authorname", "sender_name", "recipient_name", "user_name",
               "customer_name", "contributors", "maintainers", "authors", "owner", "committer", "reviewer", "assignee"}
 
 
@@ -198,6 +202,12 @@ class StructuredNames(Detector):
                     if looks_like_name(value, 2):
                         s = lm.start(1) + im.start(1) + im.group(1).find(value)
                         spans.append(Span(s, s + len(value), "pii.person", "names:list", 0.85))
+        if "(" in text:
+            for m in _BLAME.finditer(text):
+                value = m.group(1).strip()
+                if looks_like_name(value, 1, strict=False):
+                    s = m.start(1) + m.group(1).find(value)
+                    spans.append(Span(s, s + len(value), "pii.person", "names:blame", 0.9))
         if "\t" in text:
             for m in _SHORTLOG.finditer(text):
                 value = m.group(1).strip()
