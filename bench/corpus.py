@@ -466,7 +466,9 @@ class Planter:
         r = self.rng
         lines = []
         for _ in range(r.randint(4, 10)):
-            if r.random() < 0.5:
+            if r.random() < 0.1:
+                ip = self.pii("pii.ip", fk.public_ipv6(r), "access_log")
+            elif r.random() < 0.5:
                 ip = self.pii("pii.ip", fk.public_ip(r), "access_log")
             else:
                 ip = self.negative("private_ip", fk.private_ip(r), "access_log")
@@ -617,9 +619,12 @@ class Planter:
         if choice == 5:
             ids = [self.negative("uuid", fk.uuid4(r), "log"), self.negative("ulid", fk.ulid(r), "log")]
             ts = self.negative("epoch_ms", str(r.randint(1_700_000_000_000, 1_800_000_000_000)), "log")
+            snow = self.negative("numeric_id", str(r.randint(10**17, 10**19 - 1)), "log")
+            ver = self.negative("version", f"{r.randint(1, 9)}.{r.randint(0, 20)}.{r.randint(0, 99)}.{r.randint(0, 999)}", "log")
             ip = self.negative("private_ip", fk.private_ip(r), "log")
             return self.call("shell", f"job {ids[0]} queued as {ids[1]} at {ts} on worker {ip}:9000\n"
-                             f"trace_id={fk.hexs(r, 32)} span_id={fk.hexs(r, 16)}", command="./bin/jobs status --last")
+                             f"trace_id={fk.hexs(r, 32)} span_id={fk.hexs(r, 16)}\nmessage_id={snow} agent/{ver}",
+                             command="./bin/jobs status --last")
         sha = self.negative("git_sha", fk.hexs(r, 40), "rev_parse")
         return self.call("shell", f"{sha}\n", command="git rev-parse HEAD")
 

@@ -180,6 +180,13 @@ def public_ip(rng: random.Random) -> str:
             return str(ip)
 
 
+def public_ipv6(rng: random.Random) -> str:
+    while True:
+        ip = ipaddress.IPv6Address((0x2A00 + rng.randint(0, 0x1FF)) << 112 | rng.getrandbits(100))
+        if ip.is_global:
+            return str(ip)
+
+
 def private_ip(rng: random.Random) -> str:
     return rng.choice([
         f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}",

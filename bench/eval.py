@@ -72,9 +72,20 @@ def run_redact(corpus: Path, out: Path, env: dict[str, str], jobs: int = 0, extr
 
 
 # -- reading the output ------------------------------------------------------------------------------
+def _unescape(text: str) -> str:
+    """One level of JSON string escapes, for JSON written inside text that is not JSON
+    (``<tool_response>{...}</tool_response>``): a multi-line value is only found with its lines back."""
+    return text.replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"').replace("\0", "\\")
+
+
 def _strings(value: Any, out: list[str]) -> None:
     if isinstance(value, str):
         out.append(value)
+        if "\\" in value:
+            once = _unescape(value)
+            out.append(once)
+            if "\\" in once:
+                out.append(_unescape(once))
         s = value.strip()
         if len(s) > 1 and s[0] in "{[" and s[-1] in "}]":
             try:

@@ -79,6 +79,11 @@ def test_names_from_json_keys():
     assert not values(d, "northwind-web", Leaf("x", key="name"))
 
 
+def test_versions_are_not_addresses(presidio):
+    text = "agent/8.0.76.214 v4.2.1.0 version 2.1.0.7; GET http://81.2.69.160/ from 81.2.69.161"
+    assert values(presidio, text) == {"81.2.69.160", "81.2.69.161"}
+
+
 def test_ip_only_public(presidio):
     text = "from 81.2.69.160 via 10.0.3.12, 192.168.1.20, 127.0.0.1, 172.17.0.2, 203.0.113.7 and 198.51.100.23"
     assert values(presidio, text) == {"81.2.69.160"}

@@ -202,7 +202,7 @@ class Presidio(Detector):
                 spans += self._spans(text, rec.analyze(text, rec.supported_entities, None), rec.context, 0.4)
             if "." in text or ":" in text:
                 for s in self._spans(text, self._ip.analyze(text, ["IP_ADDRESS"], None)):
-                    if is_public_ip(text[s.start:s.end]):
+                    if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
                         spans.append(s)
         if ndigits >= 6 and _NINO_HINT.search(text):
             spans += self._spans(text, self._nino.analyze(text, ["UK_NINO"], None), self._nino.context, 0.4)
@@ -261,6 +261,15 @@ def _trim_email(text: str, s: Span) -> Span | None:
     if cut + 1 >= len(local):
         return None
     return Span(s.start + cut + 1, s.end, s.type, s.detector, s.confidence, s.action)
+
+
+def _version_like(text: str, start: int) -> bool:
+    """``agent/8.0.76.214``, ``v1.2.3.4``, ``version 2.1.0.0``: a four-part version, not an address
+    (``http://81.2.69.160/`` keeps its two slashes and stays an address)."""
+    before = text[max(0, start - 12):start]
+    if before.endswith("/") and not before.endswith("//"):
+        return True
+    return before[-1:] in ("v", "V") or before.rstrip().lower().endswith(("version", "ver", "release"))
 
 
 def _not_a_phone(text: str, s: Span) -> bool:
