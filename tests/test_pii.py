@@ -212,3 +212,12 @@ def test_people_found_in_a_file_are_redacted_everywhere_in_it_whatever_the_jobs(
         assert b"McAllister" not in data  # the second line has no structure: the first line taught it
     # Each run has its own key, so compare shapes: same placeholders count per file.
     assert [d.count(b"<PERSON_") for d in outs[0].values()] == [d.count(b"<PERSON_") for d in outs[1].values()]
+
+
+def test_blame_inside_escaped_tool_response():
+    text = ('<tool_response>\n{"content": "b66ad6f0 (Tariq Krause   2025-11-12 10:37:00 +0100 40) x\\n'
+            '75d203ab (Marcus Ferreira  2025-11-12 10:38:00 +0100 41) y"}\n</tool_response>')
+    from tracepub.detect import DetectConfig, Engine
+
+    got = {text[s.start:s.end] for s in Engine(DetectConfig(ner=False)).scan(text, CODE)}
+    assert {"Tariq Krause", "Marcus Ferreira"} <= got
