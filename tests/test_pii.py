@@ -166,6 +166,11 @@ def test_without_a_model_ner_is_off_and_said(tmp_path, monkeypatch):
     assert "priya@kestrel.dev" not in text  # everything else still runs
 
 
+def test_uuid_groups_are_not_national_ids(presidio):
+    text = '"id": "8ff44182-f79f-48d7-ae1b-750250401117", "aadhaar": "7502 5040 1117"'
+    assert values(presidio, text) <= {"7502 5040 1117"}
+
+
 def test_uuid_next_to_phone_context_is_not_a_phone(presidio):
     text = '    "phone": "+12015600072",\n  },\n  {\n    "id": "83680012-2f3e-4136-9071-200c561ce9e6",'
     assert values(presidio, text) == {"+12015600072"}

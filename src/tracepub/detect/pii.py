@@ -199,7 +199,8 @@ class Presidio(Detector):
         if ndigits >= 7:
             spans += self._phones(text)
             for rec in self._digit_recognizers:
-                spans += self._spans(text, rec.analyze(text, rec.supported_entities, None), rec.context, 0.4)
+                spans += [s for s in self._spans(text, rec.analyze(text, rec.supported_entities, None), rec.context, 0.4)
+                          if not _glued(text, s)]
             if "." in text or ":" in text:
                 for s in self._spans(text, self._ip.analyze(text, ["IP_ADDRESS"], None)):
                     if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
@@ -270,6 +271,18 @@ def _version_like(text: str, start: int) -> bool:
     if before.endswith("/") and not before.endswith("//"):
         return True
     return before[-1:] in ("v", "V") or before.rstrip().lower().endswith(("version", "ver", "release"))
+
+
+def _glued(text: str, s: Span) -> bool:
+    """A number that is a piece of a longer token: the last group of a UUID (``…-750250401117``
+    passes Aadhaar's checksum one time in ten), a hex id, a path segment."""
+    before = text[s.start - 1] if s.start > 0 else " "
+    after = text[s.end] if s.end < len(text) else " "
+    if before.isalnum() or after.isalnum() or before == "_" or after == "_":
+        return True
+    if before == "-" and s.start > 1 and text[s.start - 2].isalnum():
+        return True
+    return after == "-" and s.end + 1 < len(text) and text[s.end + 1].isalnum()
 
 
 def _not_a_phone(text: str, s: Span) -> bool:
