@@ -187,3 +187,10 @@ def test_windows_paths_keep_their_names_and_double_escapes_resolve():
     double = r'{\"content\": \"[\\n  {\\\"name\\\": \\\"Pedro Herrera\\\"}]\"}'
     assert len(escaped_view(double)) == len(double) and "\n" in escaped_view(double)
     assert any(double[s.start:s.end] == "Pedro Herrera" for s in eng.scan(double, Leaf("x")))
+
+
+def test_generic_hostnames_and_users_are_not_identity(isolated_home, monkeypatch):
+    monkeypatch.setenv("HOSTNAME", "ubuntu")
+    monkeypatch.setenv("USER", "root")
+    h = harvest()
+    assert "ubuntu" not in h.values and "root" not in h.values

@@ -39,6 +39,13 @@ from tracepub.detect.identity import _GENERIC_USERS
 SECRET_ENV = re.compile(r"(?i)(token|secret|passw(or)?d|passwd|api_?key|access_?key|private_?key|credential|auth)")
 NOT_SECRET_ENV = re.compile(r"(?i)(_path|_file|_dir|_url|_host|_user(name)?|_region|_endpoint|_type|_mode|_method)$")
 MIN_SECRET = 8
+# Default hostnames name an OS image, not a person; matched everywhere they would eat "ubuntu".
+_GENERIC_HOSTS = {
+    "localhost", "localhost.localdomain", "ubuntu", "debian", "fedora", "centos", "alpine", "archlinux", "arch",
+    "kali", "raspberrypi", "pop-os", "linux", "linuxkit", "docker-desktop", "workstation", "desktop", "laptop",
+    "macbook", "macbook-pro", "macbook-air", "imac", "mac-mini", "mac", "devbox", "dev", "server", "host", "box",
+    "runner", "codespaces", "sandbox", "container", "vm", "default",
+}
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 
 
@@ -55,7 +62,7 @@ class Harvest:
             return
         if type_ == "identity.username" and value.lower() in _GENERIC_USERS:
             return
-        if type_ == "identity.hostname" and value.lower() in ("localhost", "localhost.localdomain"):
+        if type_ == "identity.hostname" and value.lower() in _GENERIC_HOSTS:
             return
         if type_.startswith("secret.") and (len(value) < MIN_SECRET or is_placeholder(value)):
             return
