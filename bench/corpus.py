@@ -547,6 +547,16 @@ class Planter:
             lines.append(f"- name: {n}\n  slack: \"@{h}\"\n  phone: \"{self.pii('pii.phone', fk.phone(r), 'team_file')}\"")
         return self.call("read", "\n".join(lines) + "\n", path=self.path("ops/oncall.yml"))
 
+    def gateway(self) -> dict:
+        """Hermes sessions that came through a messaging gateway name the person who wrote."""
+        r = self.rng
+        n = fk.person(r)
+        handle = fk.handle_for(r, n)
+        return {"source": "telegram", "user_id": self.pii("pii.handle", f"tg:{r.randint(10**8, 10**10)}", "gateway"),
+                "chat_type": "dm", "chat_id": str(-r.randint(10**12, 10**13)),
+                "display_name": self.pii("pii.person", n, "gateway"),
+                "origin": {"platform": "telegram", "handle": self.pii("pii.handle", handle, "gateway"), "user_name": n}}
+
     # -- identity contexts -------------------------------------------------------------------------
     def identity(self) -> Step:
         r, u = self.rng, self.user
@@ -704,10 +714,11 @@ def _strings(value, out: list[str]) -> None:
             _strings(v, out)
 
 
-def _drop_unwritten(planter: Planter, session: str, steps: list[Step]) -> int:
+def _drop_unwritten(planter: Planter, session: str, steps: list[Step], meta: dict | None = None) -> int:
     """A label must name a value that is really in the session (a generator bug must not pass
     as a detector's success or failure)."""
     parts: list[str] = []
+    _strings(meta or {}, parts)
     for st in steps:
         parts += [st.text, st.thinking]
         if st.call:
@@ -787,7 +798,9 @@ def generate(out: Path, size: int, seed: int = 1, harnesses: list[str] | None = 
         s = Session(sid, w.harness, project, cwd, start + timedelta(hours=7 * n), model=rng.choice(
             ["claude-sonnet-4-5", "claude-opus-4-6", "gpt-5.5", "gemini-2.5-pro"]))
         s.steps = planter.session_steps(canary, budget)
-        dropped += _drop_unwritten(planter, sid, s.steps)
+        if w.harness == "hermes" and rng.random() < 0.6:
+            s.meta = planter.gateway()
+        dropped += _drop_unwritten(planter, sid, s.steps, s.meta)
         total += w.add(s)
         sessions.append({"session": sid, "harness": w.harness, "canary": canary})
         n += 1

@@ -45,6 +45,7 @@ class Session:
     start: datetime
     steps: list[Step] = field(default_factory=list)
     model: str = "claude-sonnet-4-5"
+    meta: dict[str, Any] = field(default_factory=dict)  # harness-specific session fields (Hermes gateway)
 
     def times(self):
         t = self.start
@@ -589,7 +590,7 @@ INSERT INTO schema_version VALUES (30);
 CREATE TABLE sessions (id TEXT PRIMARY KEY, source TEXT NOT NULL, user_id TEXT, model TEXT, model_config TEXT, system_prompt TEXT,
   parent_session_id TEXT, started_at REAL NOT NULL, ended_at REAL, end_reason TEXT, message_count INTEGER DEFAULT 0,
   tool_call_count INTEGER DEFAULT 0, input_tokens INTEGER DEFAULT 0, output_tokens INTEGER DEFAULT 0, cwd TEXT, git_branch TEXT,
-  git_repo_root TEXT, title TEXT);
+  git_repo_root TEXT, title TEXT, chat_id TEXT, chat_type TEXT, display_name TEXT, origin_json TEXT);
 CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), role TEXT NOT NULL,
   content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, token_count INTEGER,
   finish_reason TEXT, reasoning TEXT);
@@ -599,9 +600,13 @@ CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT
         hid = s.start.strftime("%Y%m%d_%H%M%S_") + s.id[:6]
         t = s.start.timestamp()
         msgs = openai_messages(s, self.rng)
+        m = s.meta
         self.db.execute("INSERT INTO sessions (id, source, user_id, model, system_prompt, started_at, message_count, cwd, "
-                        "git_branch, git_repo_root, title) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                        (hid, "cli", None, s.model, msgs[0]["content"], t, len(msgs), s.cwd, "main", s.cwd, s.steps[0].text[:40]))
+                        "git_branch, git_repo_root, title, chat_id, chat_type, display_name, origin_json) "
+                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (hid, m.get("source", "cli"), m.get("user_id"), s.model, msgs[0]["content"], t, len(msgs), s.cwd,
+                         "main", s.cwd, s.steps[0].text[:40], m.get("chat_id"), m.get("chat_type"), m.get("display_name"),
+                         json.dumps(m["origin"]) if m.get("origin") else None))
         size = 0
         for m in msgs[1:]:
             t += 2.0

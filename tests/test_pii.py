@@ -128,6 +128,14 @@ def test_handles_need_the_app_named():
     assert not values(h, "npm i @types/node; mail me at jane@slack.com")
 
 
+def test_gateway_accounts_by_key():
+    h = Handles()
+    assert values(h, "tg:123456789", Leaf("x", key="user_id")) == {"tg:123456789"}
+    assert values(h, "tove_b", Leaf("x", key="handle")) == {"tove_b"}
+    assert not values(h, "usr_8f3k2", Leaf("x", key="user_id"))  # an app's own id: not a messaging account
+    assert not values(h, "postgres", Leaf("x", key="username"))
+
+
 def test_addresses():
     a = Addresses()
     assert values(a, "Ship to 742 Evergreen Terrace, Springfield, OR 97477") == {"742 Evergreen Terrace"}

@@ -299,6 +299,12 @@ _APPS = r"(?:telegram|tg|discord|slack|twitter|mastodon|signal|matrix|keybase|in
 _HANDLE_AT = re.compile(rf"(?i)\b{_APPS}\b[^\n@]{{0,40}}?(?<![\w.])@([A-Za-z0-9_][A-Za-z0-9_.-]{{1,38}}[A-Za-z0-9_])")
 _HANDLE_KEY = re.compile(rf"(?im)^[ \t-]*[\"']?{_APPS}(?:_handle|_user(?:name)?|_id)?[\"']?[ \t]*[:=][ \t]*[\"']?@?"
                          r"([A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_])")
+# Gateway metadata: a messaging account id under a generic key needs its app prefix
+# (Hermes ``user_id: "tg:123456789"``); under an app-specific key any value is one.
+_ACCOUNT_KEYS = {"user_id", "sender_id", "from_id", "author_id", "chat_user", "from_user"}
+_ACCOUNT_ID = re.compile(r"^(?:tg|telegram|discord|slack|wa|whatsapp|signal|matrix):@?[\w.-]{3,64}$", re.IGNORECASE)
+_APP_KEYS = {"telegram_id", "discord_id", "slack_id", "telegram", "discord", "handle", "telegram_handle",
+             "discord_handle", "slack_handle"}
 _DISCORD = re.compile(r"(?i)\bdiscord\b[^\n]{0,40}?\b([a-z0-9_.]{2,32})#\d{4}\b")
 
 
@@ -308,6 +314,11 @@ class Handles(Detector):
     name = "handles"
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        key = (leaf.key or "").lower()
+        if (key in _ACCOUNT_KEYS and _ACCOUNT_ID.match(text)) or (key in _APP_KEYS and re.fullmatch(r"@?[\w.-]{3,64}", text)):
+            # Gateway metadata (Hermes ``user_id: "tg:123456789"``, ``origin.username``): a
+            # messaging account, whatever its shape.
+            return [Span(0, len(text), "pii.handle", "handles:key", 0.85)]
         text = escaped_view(text)
         low = text.lower()
         if not any(a in low for a in ("telegram", "tg", "discord", "slack", "twitter", "mastodon", "signal", "matrix",
