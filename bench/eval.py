@@ -42,9 +42,9 @@ from corpus import generate, parse_size  # noqa: E402
 TARGETS = {"secret_leak": 0.005, "identity_leaks": 0, "pii_leak": 0.05, "negatives_removed": 0.02}
 WINDOW = 16
 CANARY = re.compile(r"evalref-[a-z_]+-\d{4}")
-# Files under review/ that hold exact values on purpose, readable by the owner only (0600): the
-# placeholder key, and the values a later re-run must match again (runstate.py).
-SECRET_STORES = {"placeholder.key", "values.json"}
+# Files under review/ that may hold secret material on purpose, readable by the owner only (0600):
+# the placeholder key. (values.json keeps only keyed hashes of the exact values: runstate.py.)
+SECRET_STORES = {"placeholder.key"}
 _SECRETISH = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH", "PRIVATE")
 
 

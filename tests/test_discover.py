@@ -63,15 +63,19 @@ def test_redact_without_sources_finds_every_harness(isolated_home, tmp_path):
 
 
 def test_review_rerun_discovers_like_the_first_run(isolated_home, tmp_path, monkeypatch):
-    """run.json stores the default locations as sources; a re-run must still leave generic
-    formats under $HOME alone."""
+    """run.json stores the default locations as sources (home-relative: the username is not
+    spelled out); a re-run must still leave generic formats under $HOME alone."""
+    import json
+
     from tracepub import runstate
     from tracepub.pipeline import run
 
     home = make_home(isolated_home)
     _distractors(home)
     first = _redact({"HOME": str(home)}, tmp_path / "out")
-    monkeypatch.setenv("HOME", "/nonexistent")  # the re-run uses the stored sources, not $HOME
+    monkeypatch.setenv("HOME", str(home))
+    stored = json.loads((tmp_path / "out" / "review" / "run.json").read_text())["sources"]
+    assert stored and all(s.startswith("~/") for s in stored) and "jdoe" not in "".join(stored)
     opts = runstate.load_options(tmp_path / "out")
     assert opts.defaults and opts.sources
     opts.jobs = 1

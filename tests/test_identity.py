@@ -111,11 +111,11 @@ def test_internal_token_without_public_format_is_caught_and_never_written(isolat
     for value in secrets:
         assert value not in dataset, value
     assert "<USER_NAME>" in dataset and "<USER_EMAIL>" in dataset and "<HOSTNAME>" in dataset
-    # Nothing under review/ nor the manifest holds them in clear either.
-    # (review/values.json keeps the exact values for re-runs, owner-only; run.json keeps the
-    # source paths a re-run reads: the username in "-home-jdoe-app" may appear there.)
+    # Nothing under review/ nor the manifest holds them in clear either (values.json keeps only
+    # keyed hashes; run.json keeps the source paths a re-run reads, home-relative, but the
+    # username in "-home-jdoe-app" may appear there.)
     for path in [out / "manifest.json", *(out / "review").rglob("*")]:
-        if path.is_file() and path.name not in ("placeholder.key", "values.json"):
+        if path.is_file() and path.name != "placeholder.key":
             text = path.read_text()
             for value in secrets if path.name != "run.json" else secrets[:5]:
                 assert value not in text, (path.name, value)

@@ -146,21 +146,28 @@ def test_interactive_quit_records_nothing(tmp_path):
     assert (out / "manifest.json").read_bytes() == manifest
 
 
-def test_run_state_keeps_user_secrets_out_of_run_json(tmp_path):
+def test_user_secrets_are_never_stored_and_a_rerun_needs_them_again(tmp_path):
     p = planted()
     out = redacted_dir(tmp_path, p)
     r = invoke("redact", tmp_path / "sources", "--out", out, "--jobs", "1", "--no-ner",
                "--secret", "internal-Zq81-value")
     assert r.exit_code == 0, r.output
-    assert "internal-Zq81-value" not in (out / "review" / "run.json").read_text()
+    for path in (out / "review").rglob("*"):
+        if path.is_file() and path.name != "placeholder.key":
+            assert "internal-Zq81-value" not in path.read_text(), path.name
     values = out / "review" / "values.json"
-    assert "internal-Zq81-value" in values.read_text()
+    assert {e["type"] for e in json.loads(values.read_text())["identity"]} >= {"secret.user_supplied"}
     assert stat.S_IMODE(os.stat(values).st_mode) == 0o600
-    # A review re-run still redacts the --secret value (it is not given again).
     (tmp_path / "sources" / "-home-jdoe-src-app" / "more.jsonl").write_text(
         (tmp_path / "sources" / "-home-jdoe-src-app" / "session.jsonl").read_text().replace(
             "Deploy", "Deploy internal-Zq81-value"))
+    manifest = (out / "manifest.json").read_bytes()
+    # Without the value a re-run would redact less: refused, nothing changed (the decision is kept).
     r = invoke("review", out, "--add", "something-else")
+    assert r.exit_code == 1 and "--secret" in r.output and "secret.user_supplied" in r.output, r.output
+    assert (out / "manifest.json").read_bytes() == manifest
+    # Given again, the re-run redacts it everywhere, old and new files alike.
+    r = invoke("review", out, "--add", "something-else", "--secret", "internal-Zq81-value")
     assert r.exit_code == 0, r.output
     assert "internal-Zq81-value" not in dataset_text(out)
     assert "something-else" not in dataset_text(out)

@@ -45,23 +45,14 @@ def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_pat
     """Assemble what detection needs: harvested identity, --secret values, tracepub.toml."""
     from tracepub import config as config_mod
     from tracepub.detect import DetectConfig
-    from tracepub.identity import harvest
+    from tracepub.identity import collect
 
     try:
         cfg = config_mod.load(config_path)
     except ValueError as exc:
         raise Refused(str(exc)) from exc
-    h = harvest(env, home)
-    for value in secret:
-        h.add(value, "secret.user_supplied", "--secret")
-    if secrets_file is not None:
-        for line in secrets_file.read_text(encoding="utf-8").splitlines():
-            line = line.strip()
-            if line and not line.startswith("#"):
-                h.add(line.split("=", 1)[1].strip() if "=" in line and " " not in line.split("=", 1)[0]
-                      else line, "secret.user_supplied", str(secrets_file))
-    for value in cfg.secrets:
-        h.add(value, "secret.user_supplied", "tracepub.toml")
+    files = [str(secrets_file.resolve())] if secrets_file is not None else []
+    h = collect(secret, files, cfg.secrets, env, home)
     dc = DetectConfig(
         identity=dict(h.values),
         extra_rules=[str(cfg.path)] if cfg.has_rules and cfg.path else [],
@@ -69,8 +60,20 @@ def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_pat
         allow_values=list(cfg.allow),
         allow_regexes=list(cfg.allow_regex),
         ner=ner,
+        secrets_files=files,
+        config_file=str(cfg.path.resolve()) if cfg.path else None,
     )
     return dc, h, cfg
+
+
+def secret_options(f):
+    """--secret / --secrets-file for commands that redact or re-scan again (review, publish):
+    tracepub never stores these values, so a re-run must be given them again."""
+    f = click.option("--secrets-file", "secrets_files", multiple=True,
+                     type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="Values to redact, as given to redact (one per line; KEY=value lines give the value).")(f)
+    return click.option("--secret", "secrets", multiple=True,
+                        help="A value given to redact with --secret (never stored, so give it again).")(f)
 
 
 def selection_options(f):
@@ -314,12 +317,14 @@ def _repo_check(v: str) -> str:
 @click.option("--drop-session", "drop_ids", multiple=True, metavar="ID",
               help="Leave this session out of dataset/, now and on every later run (id or unique prefix).")
 @click.option("--restore-session", "restore_ids", multiple=True, metavar="ID", help="Bring a dropped session back.")
+@secret_options
 @click.option("--all", "all_values", is_flag=True, help="Go through every value, not only the flagged ones.")
 @click.option("--interactive", is_flag=True, help="Ask about each value even if input is not a terminal.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
 def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: tuple[str, ...],
            add_regex: tuple[str, ...], drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
-           reviewer: str | None, all_values: bool, interactive: bool, as_json: bool) -> None:
+           secrets: tuple[str, ...], secrets_files: tuple[Path, ...], reviewer: str | None, all_values: bool,
+           interactive: bool, as_json: bool) -> None:
     """Decide on findings: keep a value in clear, redact it, or add what the detectors missed.
 
     On a terminal (without decision options) it goes through the flagged values one by one.
@@ -355,7 +360,8 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
             else:
                 click.echo("\n".join(r.message() for r in sessions_done), err=True)
             return
-        outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json)
+        outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json,
+                            secrets=secrets, secrets_files=secrets_files)
     if as_json:
         _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
     else:
@@ -445,9 +451,10 @@ def _print_plan(dir: Path, plan) -> None:
 @click.option("--replace", is_flag=True, help="Overwrite files that exist in the dataset with other content.")
 @click.option("--license", "license_", default=None,
               help="Only checked: must equal the signed card's license (change it with approve).")
+@secret_options
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
 def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | None, replace: bool,
-            license_: str | None, as_json: bool) -> None:
+            license_: str | None, secrets: tuple[str, ...], secrets_files: tuple[Path, ...], as_json: bool) -> None:
     """Verify the sign-off, re-scan, and upload DIR/dataset in one commit.
 
     Refuses (exit 1, nothing sent) without a matching sign-off, if any byte of DIR/dataset
@@ -464,7 +471,7 @@ def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | No
 
     with _refusals():
         result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
-                            license_=license_)
+                            license_=license_, secrets=secrets, secrets_files=secrets_files)
     if as_json:
         _echo_json(result.to_json())
         return

@@ -208,6 +208,36 @@ def _b64(value: str) -> str | None:
         return None
 
 
+def read_secrets_file(path: Path) -> list[str]:
+    """Values from a ``--secrets-file``: one per line; ``KEY=value`` lines give the value."""
+    out = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, eq, value = line.partition("=")
+        out.append(value.strip() if eq and key and " " not in key.strip() else line)
+    return out
+
+
+def collect(secrets: tuple[str, ...] | list[str] = (), secrets_files: tuple | list = (),
+            config_secrets: tuple | list = (), env: dict[str, str] | None = None,
+            home: Path | None = None) -> Harvest:
+    """Everything matched exactly: the harvest plus ``--secret``, ``--secrets-file`` and
+    ``tracepub.toml`` secrets. Re-runs (review, publish's re-scan) call this again instead of
+    reading stored values: the values are never stored in clear, only their keyed hashes
+    (``runstate.py``), which tell a re-run whether it still has them all."""
+    h = harvest(env, home)
+    for value in secrets:
+        h.add(value, "secret.user_supplied", "--secret")
+    for f in secrets_files:
+        for value in read_secrets_file(Path(f)):
+            h.add(value, "secret.user_supplied", str(f))
+    for value in config_secrets:
+        h.add(value, "secret.user_supplied", "tracepub.toml")
+    return h
+
+
 def harvest(env: dict[str, str] | None = None, home: Path | None = None) -> Harvest:
     env = dict(os.environ if env is None else env)
     home = home or Path(env.get("HOME") or Path.home())

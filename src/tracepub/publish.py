@@ -121,17 +121,22 @@ def staged(out: Path, signed: dict[str, dict[str, Any]]) -> Iterator[tuple[Path,
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def rescan_config(out: Path) -> tuple[Any, dict[str, str]]:
-    """The high-confidence detectors, with every exact value and regex a run of this folder used."""
+def rescan_config(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple = (),
+                  missing: list[str] | None = None) -> tuple[Any, dict[str, str]]:
+    """The high-confidence detectors, with every exact value and regex a run of this folder used.
+
+    Exact values are collected again (they are never stored); one the redact run matched but
+    that is not available now (an environment variable of another shell, a ``--secret`` not
+    given again) is reported in ``missing``: the signed bytes were redacted for it, so this only
+    narrows the second look, and publish says so rather than refusing."""
     from tracepub.detect import DetectConfig
-    from tracepub.identity import harvest
 
     state = runstate.read(out)
     detect = state.get("detect", {})
     dec = decisions.load(out)
     identity: dict[str, str] = {v: "custom.text" for v in dec.add_values}
-    identity.update(runstate.stored_values(out))
-    identity.update(harvest().values)
+    identity.update(runstate.collect_values(out, secrets, secrets_files, what="the re-scan",
+                                            missing_out=missing if missing is not None else []))
     cfg = DetectConfig(
         identity=identity,
         extra_rules=[p for p in detect.get("extra_rules", []) if Path(p).exists()],
@@ -143,7 +148,8 @@ def rescan_config(out: Path) -> tuple[Any, dict[str, str]]:
     return cfg, identity
 
 
-def rescan(root: Path, names: list[str], out: Path, reviewer: str) -> list[Hit]:
+def rescan(root: Path, names: list[str], out: Path, reviewer: str, secrets: tuple[str, ...] = (),
+           secrets_files: tuple = (), missing: list[str] | None = None) -> list[Hit]:
     """High-confidence hits in the files under ``root``: every JSON string leaf (JSON inside
     strings included) and every raw line, so neither escaping nor a duplicate key hides a value.
 
@@ -156,7 +162,7 @@ def rescan(root: Path, names: list[str], out: Path, reviewer: str) -> list[Hit]:
     from tracepub.redact import mask
     from tracepub.walk import Walker, loads
 
-    cfg, _ = rescan_config(out)
+    cfg, _ = rescan_config(out, secrets, secrets_files, missing)
     engine = Engine(cfg)
     namer = Namer(load_key(out / "review"))
     kept = decisions.load(out).keep_ids
@@ -218,7 +224,8 @@ def _commit_message(message: str | None, sha: str, n: int) -> str:
 
 
 def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False, message: str | None = None,
-            replace: bool = False, license_: str | None = None) -> Result:
+            replace: bool = False, license_: str | None = None, secrets: tuple[str, ...] = (),
+            secrets_files: tuple = ()) -> Result:
     check_repo_id(repo)
     signoff, manifest = verify(out, license_)
     signed: dict[str, dict[str, Any]] = manifest["files"]
@@ -228,20 +235,31 @@ def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False
                     files=[{"path": n, "size": signed[n]["size"], "sha256": signed[n]["sha256"]} for n in names],
                     bytes=sum(signed[n]["size"] for n in names),
                     commit_message=_commit_message(message, sha, len(names)))
+    missing: list[str] = []
     if dry_run:
-        hits = rescan(out / DATASET, names, out, signoff["reviewer"])
+        hits = rescan(out / DATASET, names, out, signoff["reviewer"], secrets, secrets_files, missing)
         if hits:
             _refuse_hits(hits, out)
+        _note_missing(result, missing)
         result.notes.append(f"re-scan: {len(names)} file(s) checked, no high-confidence value found")
         result.notes.append("dry run: nothing was sent and the Hub was not contacted "
                             "(existing files and visibility are checked only by a real publish)")
         return result
     with staged(out, signed) as (root, oids):
-        hits = rescan(root, names, out, signoff["reviewer"])
+        hits = rescan(root, names, out, signoff["reviewer"], secrets, secrets_files, missing)
         if hits:
             _refuse_hits(hits, out)
+        _note_missing(result, missing)
         _upload(root, names, oids, signed, signoff, result, public, replace)
     return result
+
+
+def _note_missing(result: Result, missing: list[str]) -> None:
+    if missing:
+        kinds = ", ".join(sorted(set(missing)))
+        result.notes.append(f"re-scan: {len(missing)} exact value(s) that redact matched were not available now "
+                            f"({kinds}); the signed files were redacted for them, but the re-scan could not look "
+                            "for them (give them with --secret/--secrets-file)")
 
 
 def _upload(root: Path, names: list[str], oids: dict[str, str], signed: dict[str, dict[str, Any]],

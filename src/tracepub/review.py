@@ -110,7 +110,7 @@ def validate_regex(rx: str) -> str:
 def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: Iterable[str] = (),
            add: Iterable[str] = (), add_regex: Iterable[str] = (),
            extra: Iterable[tuple[str, dict[str, str]]] = (), apply_now: bool = True,
-           progress: bool = False) -> Outcome:
+           progress: bool = False, secrets: Iterable[str] = (), secrets_files: Iterable[Path] = ()) -> Outcome:
     """Record decisions, then (if they change anything) re-run the redaction from the sources.
 
     ``extra`` takes other decision actions as ``(action, fields)``, e.g.
@@ -145,7 +145,7 @@ def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: It
     for action, fields in extra:
         outcome.appended.append(decisions.append(out, action, reviewer, **fields))
     if apply_now and _changed(before, decisions.load(out)):
-        outcome.summary = apply(out, progress)
+        outcome.summary = apply(out, progress, secrets, secrets_files)
         outcome.applied = True
         outcome.signoff_invalidated = (out / SIGNOFF).exists()
     return outcome
@@ -160,13 +160,15 @@ def _mask(text: str) -> str:
     return text[:2] + "…" + text[-1:] if len(text) > 4 else text[:1] + "…"
 
 
-def apply(out: Path, progress: bool = False) -> Any:
-    """Re-run the redaction into ``out`` from the stored sources and options (decisions folded in)."""
-    from tracepub.identity import harvest
+def apply(out: Path, progress: bool = False, secrets: Iterable[str] = (), secrets_files: Iterable[Path] = ()) -> Any:
+    """Re-run the redaction into ``out`` from the stored sources and options (decisions folded in).
+
+    The exact values (identity, ``--secret``) are collected again, never read from a store;
+    ``load_options`` refuses if one the last run used is missing, so a re-run never redacts less."""
     from tracepub.pipeline import run
 
     check_dir(out)
-    opts = runstate.load_options(out, fresh_identity=harvest().values, progress=progress)
+    opts = runstate.load_options(out, secrets=tuple(secrets), secrets_files=tuple(secrets_files), progress=progress)
     missing = [str(s) for s in opts.sources if not Path(s).exists()]
     if missing:
         raise Refusal(f"source {missing[0]} no longer exists, so dataset/ was left as it was; the decisions are "

@@ -1,11 +1,15 @@
-"""What a run needs to be repeated: review/run.json (and review/values.json), plus decisions.
+"""What a run needs to be repeated: review/run.json and review/values.json, plus decisions.
 
 ``tracepub review`` applies decisions by redacting again from the original sources, so the
-run stores its sources (absolute paths) and options. The exact values matched (the harvested
-identity, ``--secret`` values, secrets from files) go to a separate ``review/values.json``
-with mode 0600, like ``placeholder.key``: re-harvesting later, in another shell, could miss a
-secret that only an environment variable held, and a re-run must never redact less.
-Neither file is uploaded (review/ never is).
+run stores its sources (under the home folder as ``~/...``, so the path does not spell the
+username) and options. The exact values matched (the harvested identity, ``--secret``
+values, secrets from files) are never stored in clear: ``review/values.json`` keeps only their
+keyed hashes (the placeholder key's HMAC) and types. A re-run collects the values again
+(harvest, ``--secrets-file``, tracepub.toml, ``--secret`` given again) and refuses if one the
+last run matched is missing, e.g. an environment variable of another shell or a ``--secret``
+not given again: a re-run must never redact less. values.json also keeps the deny rules in
+clear (0600): they are the user's own configuration, and a re-run that lost one would let a
+denied session through. Neither file is uploaded (review/ never is).
 
 Decisions are not stored here: ``with_decisions`` folds ``review/decisions.jsonl`` into the
 options at the start of every run, which is how they survive a later ``tracepub redact``.
@@ -21,7 +25,9 @@ from typing import Any
 
 from tracepub import decisions
 from tracepub.detect import DetectConfig
+from tracepub.errors import Refusal
 from tracepub.output import REVIEW, atomic_writer, write_json
+from tracepub.placeholders import Namer, load_key
 
 RUN_FILE = "run.json"
 VALUES_FILE = "values.json"
@@ -55,6 +61,19 @@ def _plain(value: Any) -> Any:
     return value
 
 
+def home_relative(path: Path | str) -> str:
+    """``/home/jdoe/x`` → ``~/x``: stored paths should not spell the username."""
+    p = Path(path).resolve()
+    try:
+        return "~/" + p.relative_to(Path.home().resolve()).as_posix()
+    except ValueError:
+        return str(p)
+
+
+def _expand(path: str) -> Path:
+    return Path(path).expanduser()
+
+
 def save(opts: Any, sources: list[Path], summary: dict[str, Any], **extra: Any) -> None:
     """Write run.json and values.json for ``opts`` (the options as given, before decisions).
 
@@ -62,11 +81,14 @@ def save(opts: Any, sources: list[Path], summary: dict[str, Any], **extra: Any) 
     Deny rules go to values.json with the exact values: they name clients and projects."""
     review = opts.out / REVIEW
     options = {f.name: _plain(getattr(opts, f.name)) for f in dataclasses.fields(opts) if f.name not in _NOT_STORED}
-    options["sources"] = [str(Path(s).resolve()) for s in sources]
+    options["sources"] = [home_relative(s) for s in sources]
     sel = getattr(opts, "selection", None)
     options["selection"] = dataclasses.asdict(sel) if sel is not None else None
     detect = {k: _plain(v) for k, v in dataclasses.asdict(opts.detect).items() if k != "identity"}
-    detect["extra_rules"] = [str(Path(p).resolve()) for p in opts.detect.extra_rules]
+    detect["extra_rules"] = [home_relative(p) for p in opts.detect.extra_rules]
+    detect["secrets_files"] = [home_relative(p) for p in opts.detect.secrets_files]
+    if opts.detect.config_file:
+        detect["config_file"] = home_relative(opts.detect.config_file)
     write_json(review / RUN_FILE, {
         "sources": options["sources"],
         "options": options,
@@ -74,7 +96,9 @@ def save(opts: Any, sources: list[Path], summary: dict[str, Any], **extra: Any) 
         "summary": summary,
         **extra,
     })
-    values = {"identity": opts.detect.identity,
+    namer = Namer(load_key(review))
+    values = {"identity": sorted(({"id": namer.value_id(v), "type": t} for v, t in opts.detect.identity.items()),
+                                 key=lambda e: (e["type"], e["id"])),
               "deny": [dataclasses.asdict(r) for r in getattr(opts, "deny", None) or []]}
     with atomic_writer(review / VALUES_FILE) as fh:
         os.fchmod(fh.fileno(), 0o600)  # mkstemp's mode already; said explicitly
@@ -95,26 +119,56 @@ def _values(out: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def stored_values(out: Path) -> dict[str, str]:
-    return dict(_values(out).get("identity", {}))
+def collect_values(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple = (),
+                   what: str = "a re-run", missing_out: list[str] | None = None) -> dict[str, str]:
+    """Collect the exact values again (harvest, the run's --secrets-file and tracepub.toml, and
+    ``secrets``/``secrets_files`` given now) and check that every value the last run matched is
+    among them (by keyed hash). Refuses otherwise (``what`` would see less than the run did),
+    unless ``missing_out`` is given: then the types of missing values are appended to it."""
+    from tracepub import config as config_mod
+    from tracepub.identity import collect
+
+    detect = read(out).get("detect", {})
+    files = [_expand(p) for p in detect.get("secrets_files", [])]
+    missing_files = [str(p) for p in files if not p.exists()]
+    cfg_secrets: list[str] = []
+    if detect.get("config_file"):
+        try:
+            cfg_secrets = config_mod.load(_expand(detect["config_file"])).secrets
+        except ValueError as exc:
+            raise Refusal(f"cannot read the run's tracepub.toml again: {exc}") from None
+    h = collect(secrets, [*(p for p in files if p.exists()), *secrets_files], cfg_secrets)
+    namer = Namer(load_key(out / REVIEW))
+    have = {namer.value_id(v) for v in h.values}
+    stored = _values(out).get("identity", [])
+    missing = [e for e in stored if isinstance(e, dict) and e.get("id") not in have]
+    if missing and missing_out is not None:
+        missing_out.extend(e.get("type", "?") for e in missing)
+    elif missing:
+        kinds = ", ".join(sorted({e.get("type", "?") for e in missing}))
+        hint = f" ({', '.join(missing_files)} no longer exists)" if missing_files else ""
+        raise Refusal(f"{len(missing)} exact value(s) the last redact matched are not available to {what} "
+                      f"({kinds}){hint}; they are never stored, so give them again with --secret/--secrets-file, "
+                      "or run from the environment where `tracepub redact` ran. Nothing was changed")
+    return dict(h.values)
 
 
-def load_options(out: Path, fresh_identity: dict[str, str] | None = None, progress: bool = False) -> Any:
-    """Rebuild the RunOptions of the last run into ``out`` (decisions are folded in by ``run``).
-
-    ``fresh_identity`` (a new harvest) is added to the stored values: a re-run redacts at least
-    what the first run did."""
+def load_options(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple = (), progress: bool = False) -> Any:
+    """Rebuild the RunOptions of the last run into ``out`` (decisions are folded in by ``run``),
+    with the exact values collected again (``collect_values``)."""
     from tracepub.pipeline import RunOptions
 
     state = read(out)
     known = {f.name for f in dataclasses.fields(RunOptions)}
     options = {k: v for k, v in state.get("options", {}).items() if k in known and k not in _NOT_STORED}
-    options["sources"] = [Path(s) for s in state.get("sources", options.get("sources", []))]
+    options["sources"] = [_expand(s) for s in state.get("sources", options.get("sources", []))]
     dknown = {f.name for f in dataclasses.fields(DetectConfig)}
     detect = {k: v for k, v in state.get("detect", {}).items() if k in dknown}
-    identity = dict(fresh_identity or {})
-    identity.update(stored_values(out))
-    detect["identity"] = identity
+    for key in ("extra_rules", "secrets_files"):
+        detect[key] = [str(_expand(p)) for p in detect.get(key, [])]
+    if detect.get("config_file"):
+        detect["config_file"] = str(_expand(detect["config_file"]))
+    detect["identity"] = collect_values(out, secrets, secrets_files)
     if "selection" in known and state.get("options", {}).get("selection"):
         from tracepub.selection import Selection
 

@@ -30,6 +30,10 @@ class DetectConfig:
     ner_threshold: float = 0.85
     detect_secrets: bool = True
     high_confidence_only: bool = False  # publish's re-scan
+    # Where exact values came from besides the harvest, so a re-run can collect them again
+    # (the values themselves are never stored): --secrets-file paths and tracepub.toml.
+    secrets_files: list[str] = field(default_factory=list)
+    config_file: str | None = None
 
 
 class RegexValues(Detector):
