@@ -30,6 +30,12 @@ _B64 = re.compile(r"[A-Za-z0-9+/=\r\n_-]+", re.ASCII)
 MIN_BLOB = 16
 
 
+# What must occur in a raw JSON line for ``classify`` to remove anything from it: the opaque
+# keys (all contain "signature" or "encrypted") and "data" (``data:`` URLs, ``"data"`` keys).
+# The pipeline's line-level skip relies on this: a new blob rule must keep it a superset.
+LINE_LITERALS = ("signature", "encrypted", "data")
+
+
 def classify(key: str | None, text: str, parent: dict | None) -> str | None:
     """Return the blob kind (image, file, signature, encrypted) or None for ordinary text."""
     if key in _OPAQUE_KEYS and text:

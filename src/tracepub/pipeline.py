@@ -16,9 +16,10 @@ import json
 import os
 import shutil
 import sys
+import time
 import uuid
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ from tracepub import __version__, decisions, selection
 from tracepub.deny import Denied, DenyMatcher
 from tracepub.detect import DetectConfig, Engine, path_detectors
 from tracepub.discover import default_sources, discover
-from tracepub.model import Problem, Unit
+from tracepub.model import Problem, Record, Unit
 from tracepub.output import (
     DATASET,
     MANIFEST,
@@ -40,6 +41,7 @@ from tracepub.output import (
     write_manifest,
 )
 from tracepub.placeholders import Namer, load_key
+from tracepub.prefilter import Prefilter
 from tracepub.readers import reader_for_unit
 from tracepub.redact import Redactor
 from tracepub.walk import dumps_like
@@ -85,6 +87,12 @@ class UnitResult:
     problems: list[Problem] = field(default_factory=list)
     ok: bool = True
     denied: dict | None = None  # deny.Hit.to_json() when a deny rule matched: nothing written
+    # For incremental runs (review/state.json) and the speed figures.
+    deps: list = field(default_factory=list)
+    sha256: str = ""
+    perf: dict[str, int] = field(default_factory=dict)
+    reused: bool = False
+    people: list[str] = field(default_factory=list)  # the engine's per-file memory at the end (pieces)
 
 
 @dataclass
@@ -106,6 +114,8 @@ class RunSummary:
     selection: dict[str, Any] = field(default_factory=dict)  # criteria and counts (selection.summary_block)
     denied: list[dict] = field(default_factory=list)  # {session, file, rule, origin, masked, where, files}
     dropped: list[dict] = field(default_factory=list)  # {session, harness, files}: dropped in review
+    reused: int = 0  # files whose source did not change since the last run into DIR: kept as they were
+    perf: dict[str, int] = field(default_factory=dict)  # lines skipped unparsed, cache hits, ...
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -113,11 +123,40 @@ class RunSummary:
 
 # -- worker side ------------------------------------------------------------------------------
 _WORKER: dict[str, Any] = {}
+# A splittable unit larger than this is cut at line starts into ranges of about this size, so a
+# single huge session uses every worker. The cut does not depend on --jobs: same bytes out.
+SPLIT_BYTES = 32 * 1024 * 1024
+WORK = ".work"  # review/.work/: pieces of split units while they are being processed
+# Records are handled in batches so NER sees the prose of many records in one spaCy call;
+# memory stays bounded by the batch, not the file.
+BATCH_RECORDS = 256
+BATCH_BYTES = 4 * 1024 * 1024
 
 
-def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs: bool, deny: list = ()) -> None:
-    engine = Engine(cfg)
-    _WORKER["deny"] = DenyMatcher(deny) if deny else None
+@dataclass
+class Task:
+    """One unit, or one line range of a split unit (``span``: start byte, end byte, first line)."""
+
+    index: int
+    unit: Unit
+    dest: str
+    out: Path
+    span: tuple[int, int, int] | None = None
+    piece: int = 0
+    size: int = 0
+    # People found earlier in the file (pieces after the first): the engine's per-file memory.
+    seed: tuple[str, ...] = ()
+
+
+def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs: bool, deny: tuple = ()) -> None:
+    args = (cfg, key, keep_ids, remove_blobs, tuple(deny))
+    if _WORKER.get("args") == args:  # forked from a main process that built it already
+        return
+    from tracepub import blobs
+
+    engine = Engine(cfg, line_literals=blobs.LINE_LITERALS if remove_blobs else ())
+    _WORKER["args"] = args
+    _WORKER["deny"] = DenyMatcher(list(deny)) if deny else None
     _WORKER["redactor"] = Redactor(engine, Namer(key), keep_ids, remove_blobs)
     _WORKER["ner"] = engine.ner_model
 
@@ -129,43 +168,120 @@ def _encode(rec_raw: str | None, new: Any) -> str:
 
 
 def process_unit(unit: Unit, dest: str, out_dir: Path) -> UnitResult:
+    return _process(Task(0, unit, dest, out_dir))
+
+
+def _piece_paths(task: Task) -> tuple[Path, Path]:
+    """Where a task writes its output and its findings: the final places for a whole unit,
+    review/.work/ for a piece of a split one (joined by the main process)."""
+    if task.span is None:
+        return task.out / DATASET / task.dest, _part_path(task.out, task.dest)
+    stem = _part_path(task.out, task.dest).stem + f"-{task.piece:05d}"
+    work = task.out / REVIEW / WORK
+    return work / (stem + ".data"), work / (stem + ".findings")
+
+
+def _process(task: Task) -> UnitResult:
+    """Redact one unit or one line range of it, streaming: a record at a time is in memory,
+    findings go to disk as they are made. Lines on which no trigger fires are written back
+    without being walked (``Engine.line_hits``)."""
     red: Redactor = _WORKER["redactor"]
+    engine = red.engine
+    unit, dest = task.unit, task.dest
     reader = reader_for_unit(unit)
     res = UnitResult(unit.harness, str(unit.source), dest)
-    with contextlib.suppress(OSError):
-        res.bytes_in = sum(p.stat().st_size for p in unit.deps) if unit.deps else unit.source.stat().st_size
+    if task.span is None:
+        from tracepub import incremental
+
+        res.deps = incremental.fingerprint(unit)
+        res.sha256 = incremental.content_sha256(unit)
+        res.bytes_in = sum(max(0, d[1]) for d in res.deps)
+    else:
+        res.bytes_in = task.span[1] - task.span[0]
     red.start_unit(dest, unit.harness, reader.is_prose)
+    if task.seed:
+        engine.seed_people(task.seed)
     red.types.clear(), red.blobs.clear()
-    target = out_dir / DATASET / dest
+    before = Counter(engine.stats)
+    actions: Counter[str] = Counter()
+    skipped = 0
+    skip_ok = engine.prefilter.line_skip
+    target, found = _piece_paths(task)
+    records = reader.records(unit, res.problems) if task.span is None else \
+        reader.records_span(unit, res.problems, task.span)  # type: ignore[attr-defined]
+    batched = engine.prefetches
     deny: DenyMatcher | None = _WORKER.get("deny")
+
+    def needs_walk(rec: Record) -> bool:
+        if not skip_ok or rec.raw is None or rec.raw_text:
+            return True
+        hits = engine.line_hits(rec.raw)
+        return hits == Prefilter.ANY or (hits == Prefilter.PROSE and reader.may_have_prose(rec.value))
+
     try:
-        with atomic_writer(target) as fh:
-            for rec in reader.records(unit, res.problems):
+        with atomic_writer(target) as fh, atomic_writer(found, "wb") as ff:
+
+            def flush(batch: list[Record]) -> None:
+                nonlocal skipped
                 if deny is not None:
-                    deny.check_record(rec)  # before redaction: the rule sees the original text
-                new = red.redact_record(rec.index, rec.value)
-                if new is rec.value and rec.raw is not None:
-                    line = rec.raw
-                elif rec.raw_text:
-                    line = new
-                else:
-                    line = _encode(rec.raw, new)
-                fh.write(line if unit.kind == "json" else line + "\n")
-                res.records += 1
-    except Denied as d:  # atomic_writer removed its temporary file: nothing of it was written
+                    for rec in batch:
+                        deny.check_record(rec)  # before redaction: the rule sees the original text
+                walk = [needs_walk(rec) for rec in batch]
+                if batched:  # NER on the prose of the whole batch at once
+                    engine.prefetch([s for rec, w in zip(batch, walk, strict=True)
+                                     if w and not rec.raw_text for s in red.prose_strings(rec.value)])
+                for rec, w in zip(batch, walk, strict=True):
+                    if not w:
+                        line = rec.raw
+                        skipped += 1
+                    else:
+                        new = red.redact_record(rec.index, rec.value)
+                        if new is rec.value and rec.raw is not None:
+                            line = rec.raw
+                        elif rec.raw_text:
+                            line = new
+                        else:
+                            line = _encode(rec.raw, new)
+                        if red.findings:
+                            for f in red.findings:
+                                ff.write(orjson.dumps(f) + b"\n")
+                                actions[f["action"]] += 1
+                            red.findings.clear()
+                    fh.write(line if unit.kind == "json" else line + "\n")
+                    res.records += 1
+
+            batch: list[Record] = []
+            size = 0
+            for rec in records:
+                batch.append(rec)
+                size += len(rec.raw) if rec.raw is not None else 0
+                if len(batch) >= BATCH_RECORDS or size >= BATCH_BYTES:
+                    flush(batch)
+                    batch, size = [], 0
+            flush(batch)
+    except Denied as d:  # atomic_writer removed its temporary files: nothing of it was written
         res.ok, res.denied, red.findings = False, d.hit.to_json(), []
-        with contextlib.suppress(OSError):
-            target.unlink()  # an earlier run's file
+        actions.clear()
+        if task.span is None:
+            with contextlib.suppress(OSError):
+                target.unlink()  # an earlier run's file
     except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
         res.ok = False
         res.problems.append(Problem(str(unit.source), None, f"failed: {type(exc).__name__}: {exc}"))
         with contextlib.suppress(OSError):
             target.unlink()
         red.findings = []
-    _write_part(out_dir, dest, red.findings)
+        actions.clear()
+        with atomic_writer(found, "wb"):
+            pass
     res.types = dict(red.types)
     res.blobs = dict(red.blobs)
-    res.actions = dict(Counter(f["action"] for f in red.findings))
+    res.actions = dict(actions)
+    perf = Counter(engine.stats)
+    perf.subtract(before)
+    res.perf = {k: v for k, v in perf.items() if v} | {"lines": res.records, "lines_skipped": skipped}
+    if task.span is not None:
+        res.people = engine.people()
     return res
 
 
@@ -180,8 +296,8 @@ def _write_part(out_dir: Path, dest: str, findings: list[dict], name: str | None
             fh.write(orjson.dumps(f) + b"\n")
 
 
-def _run_one(args: tuple[Unit, str, Path]) -> UnitResult:
-    return process_unit(*args)
+def _run_one(task: Task) -> UnitResult:
+    return _process(task)
 
 
 # -- main side ---------------------------------------------------------------------------------
@@ -246,27 +362,20 @@ def run(opts: RunOptions) -> RunSummary:
     summary.duplicates = disc.duplicates
     problems: list[Problem] = list(disc.problems)
 
-    jobs = opts.jobs or os.cpu_count() or 1
-    jobs = max(1, min(jobs, len(units)))
-    tasks = [(u, d, out) for u, d in zip(units, dests, strict=True)]
-    results: list[UnitResult] = []
-    bar = _progress(len(tasks), opts.progress)
-    if jobs == 1:
-        _init_worker(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny)
-        summary.ner = _WORKER["ner"]
-        for t in tasks:
-            results.append(_run_one(t))
-            bar.update(1)
-    else:
-        with ProcessPoolExecutor(jobs, initializer=_init_worker,
-                                 initargs=(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny)) as pool:
-            for r in pool.map(_run_one, tasks, chunksize=1):
-                results.append(r)
-                bar.update(1)
-        from tracepub.detect.pii import ner_model_name
+    from tracepub import incremental
 
-        summary.ner = ner_model_name() if opts.detect.ner else None
-    bar.close()
+    chash = config_hash(opts, namer)
+    state = incremental.State(out, incremental.run_key(chash, _unit_options(opts)), namer.value_id)
+    started = time.perf_counter()
+    results = _redact_units(opts, key, units, dests, state)
+    redacted = time.perf_counter()
+    summary.ner = _WORKER["ner"] if "ner" in _WORKER else None
+    summary.reused = sum(1 for r in results if r.reused)
+    perf: Counter[str] = Counter()
+    for r in results:
+        perf.update(r.perf)
+    summary.perf = dict(sorted(perf.items()))
+    state.save()
     left_out = selection.settle(plan, units, results, dests, deny)  # a denied file takes its session along
     path_findings = [f for f in path_findings if f["file"] not in left_out]
 
@@ -309,7 +418,6 @@ def run(opts: RunOptions) -> RunSummary:
             entry["files"] = [path_red.redact_text(f) if isinstance(f, str) else f for f in entry["files"]]
 
     _concat_findings(out, [r.dest for r in results if r.ok])
-    chash = config_hash(opts, namer)
     runstate.save(dataclasses.replace(given, defaults=defaults), sources, summary.to_json(),
                   units=_scrub_units(selection.unit_records(plan, units, results), path_red))  # for drop_session
     write_json(review / IDENTITY_FILE, {"identity": opts.identity_summary, "ner": summary.ner})
@@ -319,6 +427,8 @@ def run(opts: RunOptions) -> RunSummary:
     report.write_report(out, summary)
     manifest = build_manifest(out, chash, uuid.uuid4().hex, manifest_extra(summary))
     summary.manifest_sha256 = write_manifest(out, manifest)
+    summary.perf["redact_ms"] = round((redacted - started) * 1000)  # workers (and reuse checks)
+    summary.perf["assemble_ms"] = round((time.perf_counter() - redacted) * 1000)  # findings, report, card, manifest
     return summary
 
 
@@ -335,6 +445,198 @@ def _scrub_units(records: list[dict], red: Redactor) -> list[dict]:
             if isinstance(r.get(k), str):
                 r[k] = red.redact_text(r[k])
     return records
+
+
+def _unit_options(opts: RunOptions) -> Any:
+    """Options besides the detection config that change a unit's output (incremental key)."""
+    return {"remove_blobs": opts.remove_blobs, "deny": getattr(opts, "deny", None)}
+
+
+def _redact_units(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str],
+                  state: Any) -> list[UnitResult]:
+    """Reuse unchanged units, split huge ones, run the rest on ``jobs`` processes (largest
+    first, so one big file does not finish last alone), and return one result per unit in
+    unit order: the output does not depend on the number of processes or their timing."""
+    out = opts.out
+    results: list[UnitResult | None] = [None] * len(units)
+    tasks: list[Task] = []
+    split: dict[int, tuple[list, str]] = {}
+    for i, (u, d) in enumerate(zip(units, dests, strict=True)):
+        entry = state.reusable(u, d, out / DATASET / d, _part_path(out, d))
+        if entry is not None:
+            results[i] = _result_from(entry["result"], d)
+            state.keep(d, entry)
+            continue
+        tasks.extend(_tasks_for(i, u, d, out, split))
+    shutil.rmtree(out / REVIEW / WORK, ignore_errors=True)
+    initargs = (opts.detect, key, opts.keep_ids, opts.remove_blobs, tuple(opts.deny))
+    _init_worker(*initargs)  # here too: forked workers inherit it (imports, models) for free
+    jobs = max(1, min(opts.jobs or os.cpu_count() or 1, len(tasks)))
+    bar = _progress(len(tasks), opts.progress)
+    done = _run_tasks(tasks, jobs, initargs, bar)
+    # A piece of a split file starts with an empty memory of the people found earlier in the
+    # file; where it holds one of those names, it is redone with that memory: the same bytes as
+    # reading the file in one go.
+    redo = _reruns(tasks, done)
+    if redo:
+        again = _run_tasks([tasks[n] for n in redo], min(jobs, len(redo)), initargs, bar)
+        for n, r in zip(redo, again, strict=True):
+            done[n] = r
+    bar.close()
+    pieces: dict[int, list[tuple[Task, UnitResult]]] = {}
+    for t, r in zip(tasks, done, strict=True):
+        assert r is not None
+        if t.span is None:
+            results[t.index] = r
+        else:
+            pieces.setdefault(t.index, []).append((t, r))
+    for i, parts in pieces.items():
+        results[i] = _join(parts, *split[i])
+    shutil.rmtree(out / REVIEW / WORK, ignore_errors=True)
+    for i, r in enumerate(results):
+        assert r is not None
+        if r.ok and not r.reused:
+            state.record(r.dest, units[i], r.deps, r.sha256, out / DATASET / r.dest, _part_path(out, r.dest),
+                         _result_json(r))
+    return results  # type: ignore[return-value]
+
+
+def _run_tasks(tasks: list[Task], jobs: int, initargs: tuple, bar) -> list[UnitResult]:
+    done: list[UnitResult | None] = [None] * len(tasks)
+    if jobs <= 1:
+        for n, t in enumerate(tasks):
+            done[n] = _run_one(t)
+            bar.update(1)
+    elif tasks:
+        _warm()
+        order = sorted(range(len(tasks)), key=lambda n: -tasks[n].size)
+        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=initargs) as pool:
+            futures = {pool.submit(_run_one, tasks[n]): n for n in order}
+            for fut in as_completed(futures):
+                done[futures[fut]] = fut.result()
+                bar.update(1)
+    return done  # type: ignore[return-value]
+
+
+def _reruns(tasks: list[Task], done: list[UnitResult]) -> list[int]:
+    """Pieces to redo with the people found in the pieces before them (set as ``Task.seed``)."""
+    redo: list[int] = []
+    seen: dict[int, list[str]] = {}
+    for n in sorted((n for n, t in enumerate(tasks) if t.span is not None), key=lambda n: (tasks[n].index,
+                                                                                           tasks[n].piece)):
+        t = tasks[n]
+        before = seen.setdefault(t.index, [])
+        if before and _mentions(t, before):
+            t.seed = tuple(sorted(set(before)))
+            redo.append(n)
+        before.extend(done[n].people)
+    return redo
+
+
+def _mentions(task: Task, names: list[str]) -> bool:
+    """Does this piece's raw text hold one of these names (as written, or JSON-escaped)?"""
+    assert task.span is not None
+    with open(task.unit.source, "rb") as fh:
+        fh.seek(task.span[0])
+        data = fh.read(task.span[1] - task.span[0])
+    return any(n.encode() in data or json.dumps(n).encode()[1:-1] in data for n in set(names))
+
+
+def _warm() -> None:
+    """Load lazy models (spaCy) before forking, so workers share them instead of each loading."""
+    for d in _WORKER["redactor"].engine.detectors:
+        warm = getattr(d, "warm", None)
+        if warm is not None:
+            warm()
+
+
+def _tasks_for(i: int, unit: Unit, dest: str, out: Path, split: dict) -> list[Task]:
+    try:
+        size = sum(p.stat().st_size for p in (unit.deps or (unit.source,)))
+    except OSError:
+        size = 0
+    reader = reader_for_unit(unit)
+    if not (reader.splittable and unit.kind == "jsonl" and size > SPLIT_BYTES):
+        return [Task(i, unit, dest, out, size=size)]
+    from tracepub import incremental
+
+    deps = incremental.fingerprint(unit)  # before reading: a change meanwhile shows next run
+    split[i] = (deps, incremental.content_sha256(unit))
+    return [Task(i, unit, dest, out, span=s, piece=k, size=s[1] - s[0])
+            for k, s in enumerate(line_spans(unit.source, SPLIT_BYTES))]
+
+
+def line_spans(path: Path, target: int) -> list[tuple[int, int, int]]:
+    """Cut a file at line starts into ranges of about ``target`` bytes: (start, end, first line)."""
+    spans: list[tuple[int, int, int]] = []
+    size = path.stat().st_size
+    start, line = 0, 1
+    with open(path, "rb") as fh:
+        while start < size:
+            fh.seek(min(start + target, size))
+            if start + target < size:
+                fh.readline()  # to the start of the next line
+            end = min(fh.tell(), size) if start + target < size else size
+            fh.seek(start)
+            newlines, left = 0, end - start
+            while left > 0:
+                block = fh.read(min(left, 1 << 20))
+                if not block:
+                    break
+                newlines += block.count(b"\n")
+                left -= len(block)
+            spans.append((start, end, line))
+            start, line = end, line + newlines
+    return spans
+
+
+def _join(parts: list[tuple[Task, UnitResult]], deps: list, sha256: str) -> UnitResult:
+    """Assemble a split unit from its pieces, in order: output file, findings, counts."""
+    parts.sort(key=lambda p: p[0].piece)
+    first = parts[0][0]
+    res = UnitResult(first.unit.harness, str(first.unit.source), first.dest, deps=deps, sha256=sha256)
+    types: Counter[str] = Counter()
+    actions: Counter[str] = Counter()
+    blobs: Counter[str] = Counter()
+    perf: Counter[str] = Counter()
+    for _, r in parts:
+        res.ok = res.ok and r.ok
+        res.denied = res.denied or r.denied
+        res.records += r.records
+        res.bytes_in += r.bytes_in
+        res.problems.extend(r.problems)
+        types.update(r.types)
+        actions.update(r.actions)
+        blobs.update(r.blobs)
+        perf.update(r.perf)
+    res.types, res.actions, res.blobs, res.perf = dict(types), dict(actions), dict(blobs), dict(perf)
+    target, part = first.out / DATASET / first.dest, _part_path(first.out, first.dest)
+    if not res.ok:
+        res.actions = {}
+        with contextlib.suppress(OSError):
+            target.unlink()
+        with atomic_writer(part, "wb"):
+            pass
+        return res
+    for dest, index in ((target, 0), (part, 1)):
+        with atomic_writer(dest, "wb") as fh:
+            for t, _ in parts:
+                with open(_piece_paths(t)[index], "rb") as src:
+                    shutil.copyfileobj(src, fh, 1 << 20)
+    return res
+
+
+def _result_json(r: UnitResult) -> dict[str, Any]:
+    return {"harness": r.harness, "records": r.records, "bytes_in": r.bytes_in, "types": r.types,
+            "actions": r.actions, "blobs": r.blobs, "problems": [asdict(p) for p in r.problems]}
+
+
+def _result_from(data: dict[str, Any], dest: str) -> UnitResult:
+    r = UnitResult(data["harness"], "", dest, records=data["records"], bytes_in=data["bytes_in"],
+                   types=data["types"], actions=data["actions"], blobs=data["blobs"],
+                   problems=[Problem(**p) for p in data["problems"]], reused=True)
+    r.perf = {"lines_reused": r.records}
+    return r
 
 
 def _remove_stale(dataset: Path, produced: set[str]) -> None:

@@ -71,10 +71,17 @@ class Namer:
 
     def __init__(self, key: bytes):
         self._key = key
+        self._ids: dict[str, str] = {}  # values repeat (the username in every path): hash once
 
     def value_id(self, value: str) -> str:
         """A stable, keyed id of a value: what review decisions and the report refer to."""
-        return hmac.new(self._key, value.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:16]
+        vid = self._ids.get(value)
+        if vid is None:
+            if len(self._ids) >= 100_000:
+                self._ids.clear()
+            vid = self._ids[value] = hmac.new(
+                self._key, value.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:16]
+        return vid
 
     def placeholder(self, type_: str, value: str) -> str:
         name = label(type_)

@@ -46,8 +46,13 @@ class Redactor:
         self.record_index = 0
         self._record: Any = None
         self._is_prose = None
+        self._rendered: dict[tuple, tuple] = {}
+        self._rendered_chars = 0
+        self._where: dict[tuple, str] = {}  # path -> "$.a.b[0]" (paths repeat line after line)
 
     def start_unit(self, file: str, harness: str, is_prose) -> None:
+        if harness != self.harness:
+            self.walker.clean_keys.clear()
         self.file, self.harness, self._is_prose = file, harness, is_prose
         self.findings = []
         self.engine.start_unit()
@@ -55,6 +60,27 @@ class Redactor:
     def redact_record(self, index: int, value: Any) -> Any:
         self.record_index, self._record = index, value
         return self.walker.walk(value)
+
+    def prose_strings(self, record: Any) -> list[str]:
+        """The strings of ``record`` the reader calls prose (for ``Engine.prefetch``)."""
+        if self._is_prose is None:
+            return []
+        out: list[str] = []
+        is_prose = self._is_prose
+
+        def walk(v: Any, path: tuple) -> None:
+            if isinstance(v, str):
+                if len(v) >= 3 and is_prose(record, path):
+                    out.append(v)
+            elif isinstance(v, dict):
+                for k, x in v.items():
+                    walk(x, (*path, k))
+            elif isinstance(v, list):
+                for i, x in enumerate(v):
+                    walk(x, (*path, i))
+
+        walk(record, ())
+        return out
 
     def redact_text(self, text: str, path: tuple = (), key: str | None = None) -> str:
         return self._visit(text, path, key)
@@ -71,10 +97,49 @@ class Redactor:
             prose = self._is_prose(self._record, path)
         spans = self.engine.scan(text, Leaf(self.harness, path, key, prose))
         if not spans:
+            if path and path[-1] is KEY and len(self.walker.clean_keys) < 100_000:
+                self.walker.clean_keys.add(text)  # an object key with nothing in it: skip it next time
             return text
         return self._apply(text, spans, path)
 
     def _apply(self, text: str, spans: list[Span], path: tuple) -> str:
+        in_name = bool(path) and path[0] == "#file"
+        # Keyed by the text when short; a long one by its spans list, which the engine's cache
+        # hands out again for the same text (the entry keeps it alive, so the id stays unique).
+        key: tuple = (text, in_name) if len(text) <= self.RENDER_CACHE_LEN else (id(spans), in_name)
+        rendered = self._rendered.get(key)
+        if rendered is None or rendered[0] is not spans:
+            rendered = (spans, *self._render(text, spans, in_name))
+            self._rendered_chars += len(rendered[1])
+            if len(self._rendered) >= 50_000 or self._rendered_chars > 16_000_000:
+                self._rendered.clear()
+                self._rendered_chars = len(rendered[1])
+            self._rendered[key] = rendered
+        _, new, static = rendered
+        where = self._where.get(path)
+        if where is None:
+            if len(self._where) >= 100_000:
+                self._where.clear()
+            where = self._where[path] = format_path(path)
+        head = f"{self.file}\0{self.record_index}\0{where}\0"
+        for s, fields in static:
+            self.types[s.type] += 1
+            self.findings.append({
+                "id": hashlib.sha1(f"{head}{s.start}".encode()).hexdigest()[:12],
+                "file": self.file,
+                "record": self.record_index,
+                "path": where,
+                **fields,
+            })
+        return new
+
+    # Strings repeat (the working folder on every line, tool output in two fields): their
+    # rendering is reused. Up to this length the text itself is the key.
+    RENDER_CACHE_LEN = 2048
+
+    def _render(self, text: str, spans: list[Span], in_name: bool) -> tuple[str, list[tuple[Span, dict]]]:
+        """The redacted text and, per span, the finding fields that do not depend on where the
+        text occurs."""
         pieces: list[str] = []
         placed: list[tuple[Span, str, int, int, bool]] = []
         pos = 0
@@ -85,7 +150,7 @@ class Redactor:
             kept = bool(self.keep_ids) and not s.type.startswith("custom.") \
                 and self.namer.value_id(value) in self.keep_ids
             ph = value if kept else self.namer.placeholder(s.type, value)
-            if path and path[0] == "#file":
+            if in_name:
                 ph = value if kept else for_path(ph)
             pieces.append(text[pos : s.start])
             out_len += s.start - pos
@@ -95,16 +160,10 @@ class Redactor:
             pos = s.end
         pieces.append(text[pos:])
         new = "".join(pieces)
-        where = format_path(path)
+        static = []
         for s, ph, a, b, kept in placed:
             value = text[s.start : s.end]
-            self.types[s.type] += 1
-            fid = hashlib.sha1(f"{self.file}\0{self.record_index}\0{where}\0{s.start}".encode()).hexdigest()[:12]
-            self.findings.append({
-                "id": fid,
-                "file": self.file,
-                "record": self.record_index,
-                "path": where,
+            static.append((s, {
                 "start": s.start,
                 "end": s.end,
                 "type": s.type,
@@ -115,5 +174,5 @@ class Redactor:
                 "value": mask(value, s.type),
                 "value_id": self.namer.value_id(value),
                 "context": {"before": new[max(0, a - CONTEXT) : a], "after": new[b : b + CONTEXT]},
-            })
-        return new
+            }))
+        return new, static

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import orjson
 
 from tracepub import __version__
 from tracepub import decisions as decisions_mod
@@ -88,10 +89,10 @@ def iter_findings(out: Path):
     path = out / REVIEW / "findings.jsonl"
     if not path.exists():
         return
-    with open(path, encoding="utf-8") as fh:
+    with open(path, "rb") as fh:  # orjson: findings.jsonl is about as big as the input
         for line in fh:
             if line.strip():
-                yield json.loads(line)
+                yield orjson.loads(line)
 
 
 def load_findings(out: Path) -> list[dict]:

@@ -95,6 +95,9 @@ class Walker:
         self.visit = visit
         self.on_blob = on_blob
         self.remove_blobs = remove_blobs
+        # Object keys that ``visit`` left unchanged before: keys repeat on every line ("type",
+        # "uuid", "message"...), so they are not visited again. The owner of ``visit`` fills it.
+        self.clean_keys: set[str] = set()
 
     def walk(self, value: Any, path: tuple = ()) -> Any:
         return self._walk(value, path, None, None)
@@ -104,8 +107,9 @@ class Walker:
             return self._string(value, path, key, parent)
         if isinstance(value, dict):
             out: dict | None = None
+            clean = self.clean_keys
             for i, (k, v) in enumerate(value.items()):
-                nk = self.visit(k, (*path, k, KEY), None) if k else k
+                nk = k if not k or k in clean else self.visit(k, (*path, k, KEY), None)
                 nv = self._walk(v, (*path, k), k, value)
                 if out is None and (nk is not k or nv is not v):
                     out = dict(list(value.items())[:i])

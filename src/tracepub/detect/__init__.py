@@ -6,15 +6,20 @@ Adding a detector: write a ``Detector`` subclass in this package and add it in
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import ahocorasick
 
-from tracepub.detect.base import Detector
+from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.identity import escaped_view
 from tracepub.model import REDACTED, Leaf, Span
+from tracepub.prefilter import Plan
 from tracepub.resolve import resolve
+
+__all__ = ["DetectConfig", "Detector", "Engine", "Trigger", "build_detectors", "path_detectors"]
 
 
 @dataclass
@@ -41,6 +46,8 @@ class RegexValues(Detector):
 
     name = "custom-regex"
     high_confidence = True
+    context_free = True
+    trigger = None  # arbitrary user regexes have no cheap necessary condition: always run
 
     def __init__(self, patterns: list[str]):
         self._patterns = [re.compile(p) for p in patterns]
@@ -85,7 +92,7 @@ def build_detectors(cfg: DetectConfig) -> list[Detector]:
     from tracepub.detect.names import StructuredNames
     from tracepub.detect.pii import Addresses, Handles, Presidio
 
-    detectors.append(Presidio(ner=cfg.ner, ner_threshold=cfg.ner_threshold))
+    detectors.append(Presidio(ner=cfg.ner, ner_threshold=cfg.ner_threshold))  # parts(): + NER on prose
     detectors += [StructuredNames(), Handles(), Addresses()]
     return detectors
 
@@ -98,11 +105,19 @@ def path_detectors(cfg: DetectConfig) -> list[Detector]:
 
 
 class Engine:
-    """Runs every detector on a string, drops allowed values, resolves overlaps.
+    """Runs the detectors a string can trigger, drops allowed values, resolves overlaps.
 
-    Results are cached per distinct (text, key, prose): traces repeat tool output two or three
-    times (Claude's ``tool_result`` and ``toolUseResult``, Codex's ``function_call_output`` and
-    ``exec_command_end``), and the second copy then costs a dictionary look-up.
+    Speed (ARCHITECTURE.md, "Speed"): a combined prefilter (``tracepub.prefilter``) picks the
+    detectors whose cheap trigger occurs in the string, so text that holds nothing costs one
+    Aho-Corasick pass and a few regex searches. Results are cached per distinct string: traces
+    repeat tool output two or three times (Claude's ``tool_result`` and ``toolUseResult``,
+    Codex's ``function_call_output`` and ``exec_command_end``), under different keys, so the
+    spans of detectors that ignore the key (``context_free``) are cached by text alone and the
+    second copy costs a hash and a look-up. Long strings are keyed by a 16-byte digest, so the
+    cache holds no text; it is bounded by entry count (about 100 bytes an entry).
+
+    Detectors see JSON escapes resolved (``escaped_view``, same offsets) unless they declare
+    ``sees_raw``; the prefilter reads the text as it is (a trigger in the view is in the text).
 
     People found in a file are remembered for the rest of that file: a name NER or a commit
     trailer found is redacted wherever else it appears (STS lines keep the source's copy of a
@@ -111,21 +126,45 @@ class Engine:
     files are spread over worker processes.
     """
 
-    CACHE_MIN = 24
-    CACHE_MAX = 50_000
+    SMALL = 64  # strings up to this length are keyed by themselves (keys, ids, short values)
+    CACHE_MAX = 200_000  # entries per table; a full table is cleared (bounded memory)
 
-    def __init__(self, cfg: DetectConfig, detectors: list[Detector] | None = None):
+    def __init__(self, cfg: DetectConfig, detectors: list[Detector] | None = None,
+                 line_literals: tuple[str, ...] = ()):
+        from tracepub.prefilter import Prefilter
+
         self.cfg = cfg
-        self.detectors = detectors if detectors is not None else build_detectors(cfg)
+        given = detectors if detectors is not None else build_detectors(cfg)
+        self.detectors = [part for d in given for part in d.parts()]
+        self.prefilter = Prefilter(self.detectors, line_literals)
+        self._free = [getattr(d, "context_free", False) for d in self.detectors]
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
-        self._cache: dict[tuple, list[Span]] = {}
+        # (text or digest, prose) -> (spans of context-free detectors, contextual steps to run)
+        self._by_text: dict[tuple, tuple[list[Span], Plan]] = {}
+        # (text or digest, prose, key, harness) -> final spans
+        self._by_leaf: dict[tuple, list[Span]] = {}
+        self.stats: Counter[str] = Counter()
+        self._raw = [getattr(d, "sees_raw", False) for d in self.detectors]
+        # Detectors that also run on any string under one of their keys (Trigger.keys).
+        self._by_key: dict[str, list[int]] = {}
+        for i, d in enumerate(self.detectors):
+            for k in (d.trigger.keys if d.trigger is not None else ()):
+                self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
         self._people_auto: ahocorasick.Automaton | None = None
 
     def start_unit(self) -> None:
         self._people.clear()
         self._people_auto = None
+
+    def seed_people(self, names) -> None:
+        """Start with these people remembered (a piece of a split file: those found before it)."""
+        self._people.update(names)
+        self._people_auto = None
+
+    def people(self) -> list[str]:
+        return sorted(self._people)
 
     @property
     def ner_model(self) -> str | None:
@@ -162,26 +201,90 @@ class Engine:
         return out
 
     def _scan(self, text: str, leaf: Leaf) -> list[Span]:
-        cacheable = len(text) >= self.CACHE_MIN
-        if cacheable:
-            ck = (text, leaf.key, leaf.prose)
-            hit = self._cache.get(ck)
-            if hit is not None:
-                return hit
-        spans: list[Span] = []
-        # Detectors see JSON escapes resolved (same offsets): in JSON written inside a non-JSON
-        # string, "\\ngho_..." would otherwise glue an "n" to a token and defeat every \b.
+        tk = text if len(text) <= self.SMALL else _digest(text)
+        lk = (tk, leaf.prose, leaf.key, leaf.harness)
+        spans = self._by_leaf.get(lk)
+        if spans is not None:
+            self.stats["cache_hits"] += 1
+            return spans
+        self.stats["scanned"] += 1
         view = escaped_view(text)
-        for d in self.detectors:
-            spans.extend(d.scan(text if getattr(d, "sees_raw", False) else view, leaf))
+        entry = self._by_text.get((tk, leaf.prose))
+        if entry is None:
+            free: list[Span] = []
+            contextual: Plan = []
+            for step in self._plan(text, view, leaf.prose):
+                if self._free[step[0]]:
+                    free.extend(self._run(step, text, view, leaf))
+                else:
+                    contextual.append(step)
+            entry = (free, contextual)
+            _put(self._by_text, (tk, leaf.prose), entry, self.CACHE_MAX)
+        else:
+            self.stats["text_hits"] += 1
+        spans = list(entry[0])
+        steps = entry[1]
+        if leaf.key and self._by_key:
+            extra = [i for i in self._by_key.get(leaf.key.lower(), ()) if all(s[0] != i for s in steps)]
+            if extra:
+                steps = [*steps, *((i, None) for i in extra)]
+        for step in steps:
+            spans.extend(self._run(step, text, view, leaf))
         if spans and (self._allow or self._allow_rx):
             spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
         spans = resolve(spans)
-        if cacheable:
-            if len(self._cache) >= self.CACHE_MAX:
-                self._cache.clear()
-            self._cache[ck] = spans
+        _put(self._by_leaf, lk, spans, self.CACHE_MAX)
         return spans
+
+    def _plan(self, text: str, view: str, prose: bool) -> Plan:
+        """Triggers are checked on what each detector reads: the escaped view, or the text."""
+        if view is text:
+            return self.prefilter.plan(text, prose)
+        raw = self._raw
+        steps = [s for s in self.prefilter.plan(view, prose) if not raw[s[0]]]
+        steps += [s for s in self.prefilter.plan(text, prose) if raw[s[0]]]
+        return sorted(steps, key=lambda s: s[0])
+
+    def _run(self, step: tuple[int, list[tuple[int, int]] | None], text: str, view: str,
+             leaf: Leaf) -> list[Span]:
+        i, windows = step
+        detector = self.detectors[i]
+        if not self._raw[i]:
+            text = view
+        if windows is None:
+            return detector.scan(text, leaf)
+        self.stats["windows"] += len(windows)
+        out: list[Span] = []
+        for a, b in windows:
+            for s in detector.scan(text[a:b], leaf):
+                out.append(Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) if a else s)
+        return out
+
+    @property
+    def prefetches(self) -> bool:
+        return any(hasattr(d, "prefetch") for d in self.detectors)
+
+    def prefetch(self, prose: list[str]) -> None:
+        """Hand the prose of many records to detectors that work faster in batches (NER)."""
+        if prose:
+            for d in self.detectors:
+                fetch = getattr(d, "prefetch", None)
+                if fetch is not None:
+                    fetch(prose)
+
+    def line_hits(self, raw: str) -> int:
+        """``Prefilter.NONE``/``PROSE``/``ANY``: what can fire in this raw JSON line."""
+        return self.prefilter.line_hits(raw)
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+def _put(table: dict, key: tuple, value, limit: int) -> None:
+    if len(table) >= limit:
+        table.clear()
+    table[key] = value

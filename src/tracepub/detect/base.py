@@ -3,19 +3,72 @@
 A detector looks at one string and its ``Leaf`` context and returns spans. It must be cheap to
 call on text that holds nothing (most text): do a fast rejection first. Register a new detector
 in ``detect/__init__.py:build_detectors``.
+
+Every detector should also declare a ``trigger``: a cheap necessary condition for it to find
+anything (see ``tracepub.prefilter``). The engine combines all triggers into one pass per
+string and one per raw JSONL line; a detector whose trigger does not fire is not called, and a
+line on which no trigger fires is written back without being walked. A detector without a
+trigger (``None``) is called on every string and turns the line-level skip off: slow, never
+wrong. ARCHITECTURE.md ("Speed") states the contract.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 from tracepub.model import Leaf, Span
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """What must occur in a string for a detector to find anything in it.
+
+    ``literals``: case-insensitive substrings. ``shapes``: substrings of the text with every
+    digit written as ``0`` (``"000-0000"`` finds any 3-4 digit group). All literals and shapes
+    of all detectors go into one Aho-Corasick automaton, run once per string over the text
+    lower-cased with digits as ``0`` (so a literal's digits also match any digit: a superset).
+    ``patterns``: regexes, for what literals cannot say; slower, so start them with a literal
+    character where possible. ``folded``: regexes searched in the folded text (lower case,
+    digits as ``0``), so a case-insensitive keyword or a digit run can be a fast literal prefix
+    (``key\\W{0,3}=``, ``00000000:``). Both kinds are also searched in raw JSON lines, so they must be
+    *escape-safe*: a match in a decoded string must also be a match in its JSON encoding (with
+    ``\\uXXXX`` and ``\\/`` decoded, which the prefilter does): no ``^``/``$`` anchors, and
+    lookarounds/``\\b`` only in forms that a neighbouring ``\\n``/``\\"`` also satisfies.
+    ``lines``: everything the detector finds lies within one line holding a trigger hit, and
+    what it finds in a line does not depend on the other lines; the engine then calls it on
+    those lines only (merged when adjacent), not on the whole string.
+    ``prose_only``: the detector runs on prose leaves only (NER); a line counts only if the
+    reader says it may hold prose.
+    ``keys``: the detector also runs on any string under one of these object keys (lower case),
+    whatever the text (``{"author_name": "..."}``); on raw lines the keys count as literals.
+    """
+
+    literals: tuple[str, ...] = ()
+    shapes: tuple[str, ...] = ()
+    patterns: tuple[str, ...] = ()
+    folded: tuple[str, ...] = ()
+    lines: bool = False
+    prose_only: bool = False
+    keys: tuple[str, ...] = ()
 
 
 class Detector:
     name: ClassVar[str] = "detector"
     # Detectors that publish re-runs as a last check: only rules precise enough to refuse an upload.
     high_confidence: ClassVar[bool] = False
+    # A cheap necessary condition (see Trigger). None: always called, and no line is ever skipped.
+    trigger: Trigger | None = None
+    # True if the spans depend only on the text and ``leaf.prose``: the engine then reuses them
+    # for the same text under another key (tool output repeated in another field). False (the
+    # safe default) also keys the cache on ``leaf.key`` and ``leaf.harness``. No detector may
+    # depend on ``leaf.path`` beyond what ``leaf.prose`` says.
+    context_free: bool = False
+
+    def parts(self) -> list[Detector]:
+        """The detectors the engine registers for this one: itself, or smaller parts with their
+        own triggers (``Presidio`` is one part per recognizer)."""
+        return [self]
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:  # pragma: no cover - interface
         raise NotImplementedError

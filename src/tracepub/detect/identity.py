@@ -13,7 +13,7 @@ import re
 
 import ahocorasick
 
-from tracepub.detect.base import Detector
+from tracepub.detect.base import Detector, Trigger
 from tracepub.model import Leaf, Span
 
 # Types matched only at word boundaries.
@@ -47,6 +47,7 @@ class ExactValues(Detector):
     name = "identity"
     high_confidence = True
     sees_raw = True  # matches the literal text; uses the escaped view only for word boundaries
+    context_free = True
 
     def __init__(self, values: dict[str, str], name: str = "identity"):
         self.name = name
@@ -65,6 +66,7 @@ class ExactValues(Detector):
         self._ready = bool(self._types)
         if self._ready:
             self._auto.make_automaton()
+        self.trigger = Trigger(literals=tuple(self._types))
 
     def __bool__(self) -> bool:
         return self._ready
@@ -121,6 +123,8 @@ class HomePaths(Detector):
 
     name = "home-path"
     high_confidence = False
+    context_free = True
+    trigger = Trigger(literals=("home", "users"), lines=True)  # a path never spans lines
 
     # Sees the literal text (``C:\\Users\\nick`` must not lose its "n" to an escape) and the view.
     sees_raw = True

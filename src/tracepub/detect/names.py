@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tracepub.detect.base import Detector
+from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.identity import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
@@ -143,11 +143,19 @@ def _trim(text: str, start: int) -> tuple[int, int] | None:
     return start + keep[0].start(), start + keep[-1].end()
 
 
+_CUE_WORDS = ("thanks", "thank", "hi", "hey", "hello", "dear", "ask", "ping", "cc", "add", "invite", "tell", "told",
+              "email", "call", "contact", "message", "from", "by", "with", "customer", "client", "colleague",
+              "manager", "engineer", "user", "owner", "reviewer", "author", "maintainer", "assignee", "for", "to",
+              "and", "per")
+
+
 class StructuredNames(Detector):
     """Names from the structures above; everything it finds is redacted."""
 
     name = "names"
     high_confidence = False
+    # Its keywords, the prose cue words (``_CUE``), and its name keys (keys decide alone).
+    trigger = Trigger(literals=(*_KEYWORDS, *_CUE_WORDS), keys=tuple(_NAME_KEYS))
 
     @staticmethod
     def _prose(text: str) -> list[Span]:

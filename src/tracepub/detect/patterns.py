@@ -21,7 +21,7 @@ from pathlib import Path
 import ahocorasick
 
 from tracepub.detect import validators
-from tracepub.detect.base import Detector
+from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.filters import is_placeholder
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
@@ -106,6 +106,7 @@ class PatternDetector(Detector):
 
     name = "pattern"
     high_confidence = True
+    context_free = True
 
     def __init__(self, rules: list[Rule]):
         self.rules = rules
@@ -119,6 +120,8 @@ class PatternDetector(Detector):
             self._auto.add_word(kw, kw)
         if self._by_kw:
             self._auto.make_automaton()
+        # The prefilter's trigger: every rule's keywords (a rule without keywords: always run).
+        self.trigger = None if self._always else Trigger(literals=tuple(self._by_kw))
 
     def candidates(self, text: str) -> list[Rule]:
         if not self._by_kw:

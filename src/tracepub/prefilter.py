@@ -1,0 +1,387 @@
+"""The combined prefilter: which detectors can fire on a string, and can a raw line be skipped.
+
+Every detector declares a ``Trigger`` (``detect/base.py``): literals (case-insensitive) and
+escape-safe regexes that must occur in any string it can find something in. ``Prefilter``
+merges the triggers of all registered detectors:
+
+- per string (``for_leaf``): one Aho-Corasick pass over the lower-cased text for every literal
+  of every detector, then each remaining detector's pattern; only detectors whose trigger fired
+  are called. Detectors without a trigger are always called.
+- per raw JSONL line (``line_hits``): the same check on the undecoded line (and on a view with
+  ``\\uXXXX`` and ``\\/`` decoded, where it has any). If nothing fires, no string in the line
+  can produce a finding, so the pipeline writes the line back as it was without walking it.
+  Any detector without a trigger turns this skip off; so does an extra "line literal" (the
+  keys under which opaque blobs are removed). Prose-only detectors count only on lines the
+  reader says may hold prose.
+
+Recall comes first: everything here is a superset test. A literal that holds a character JSON
+escapes (``"``, ``\\``, control characters) is reduced to its longest escape-free piece, and
+non-ASCII characters are found through the decoded view, so an escape cannot hide a candidate.
+``tests/test_speed_prefilter.py`` checks this on planted values of every kind.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import ahocorasick_rs
+
+if TYPE_CHECKING:
+    from tracepub.detect.base import Detector
+
+# \uXXXX escapes at any nesting depth (JSON inside a string doubles the backslash).
+_U_ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
+_JSON_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+
+
+def decoded_view(raw: str) -> str | None:
+    """The line with ``\\uXXXX`` and ``\\/`` decoded (None when it has neither).
+
+    Decoding a backslash that was itself escaped can produce a character that is not in any
+    string; that only adds candidates, since callers check both the raw line and this view.
+    """
+    if "\\" not in raw:
+        return None
+    view = raw
+    if "\\/" in view:
+        view = view.replace("\\/", "/")
+    if "\\u" in view:
+        view = _U_ESCAPE.sub(_decode_u, view)
+    return view if view is not raw else None
+
+
+def _decode_u(m: re.Match) -> str:
+    return chr(int(m.group(1), 16))
+
+
+def line_forms(literal: str) -> set[str]:
+    """What to look for in raw JSON lines for a (folded) literal: the literal itself (found in
+    the decoded view), its JSON-escaped form (a tab is ``\\t``, a quote ``\\"``; also inside JSON
+    inside JSON, which only adds backslashes in front), and its longest piece free of characters
+    JSON escapes (written another way, ``\\u0009``, the rest still shows)."""
+    import json
+
+    forms = {literal, folded(json.dumps(literal, ensure_ascii=False)[1:-1])}
+    piece = line_literal(literal)
+    if piece:
+        forms.add(piece)
+    return {f for f in forms if f}
+
+
+def line_literal(literal: str) -> str:
+    """The part of a literal that survives JSON escaping unchanged: its longest piece free of
+    characters JSON escapes. Empty if there is none (the caller must then not skip lines)."""
+    pieces = _JSON_ESCAPED.split(literal)
+    return max(pieces, key=len) if pieces else ""
+
+
+_FOLD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789", b"abcdefghijklmnopqrstuvwxyz000000000")
+
+
+def folded(text: str) -> str:
+    """What the automaton reads: ASCII letters in lower case, every digit ``0``; nothing else
+    changes, so offsets stay offsets. Done on UTF-8 bytes: ``str.lower``/``translate`` are ten
+    times slower on text with any non-ASCII character (``→`` in every Read tool output)."""
+    return text.encode("utf-8", "surrogatepass").translate(_FOLD).decode("utf-8", "surrogatepass")
+
+
+def literal_forms(literal: str) -> list[str]:
+    """The folded forms a literal can take in folded text: ASCII folds like the text; a
+    non-ASCII letter is not folded in the text, so both its cases are listed (``josé``/``josÉ``)."""
+    forms = [""]
+    for ch in literal.lower():
+        options = {folded(ch)}
+        if not ch.isascii():
+            options |= {c for c in (ch.lower(), ch.upper()) if len(c) == 1}
+        forms = [f + o for f in forms for o in sorted(options)]
+        if len(forms) > 64:  # pathological: keep the two whole-string cases
+            return sorted({folded(literal.lower()), folded(literal.upper()).lower()})
+    return forms
+
+
+# A window list of None means "the whole string".
+Plan = list[tuple[int, "list[tuple[int, int]] | None"]]
+
+
+class Prefilter:
+    """All detectors' triggers in one automaton and one list of patterns."""
+
+    WHOLE = 0.5  # windows covering more than this share of a string: scan the whole string
+
+    def __init__(self, detectors: Sequence[Detector], line_literals: Iterable[str] = ()):
+        self.n = len(detectors)
+        self.always: list[int] = []
+        self.prose_only: frozenset[int] = frozenset(
+            i for i, d in enumerate(detectors) if d.trigger is not None and d.trigger.prose_only)
+        self.lines: frozenset[int] = frozenset(
+            i for i, d in enumerate(detectors) if d.trigger is not None and d.trigger.lines)
+        # (detector, regex, on folded text). Patterns that start with a literal are fast: the
+        # regex engine skips to that literal itself.
+        self._patterns: list[tuple[int, re.Pattern, bool]] = []
+        leaf_words: dict[str, tuple[set[int], set[int]]] = {}  # word -> (detectors, line detectors)
+        line_words: dict[str, set[int]] = {}
+        self.line_skip = True  # False: some detector cannot say cheaply what it needs
+
+        def word(w: str) -> tuple[set[int], set[int]]:
+            return leaf_words.setdefault(w, (set(), set()))
+
+        for i, d in enumerate(detectors):
+            trig = d.trigger
+            if trig is None:
+                self.always.append(i)
+                self.line_skip = False
+                continue
+            for w in (*(f for lit in trig.literals for f in literal_forms(lit)), *trig.shapes):
+                if not w:
+                    continue
+                word(w)[1 if i in self.lines else 0].add(i)
+                for lw in line_forms(w):
+                    line_words.setdefault(lw, set()).add(i)
+            for k in trig.keys:  # a key is in the raw line as written
+                for lw in line_forms(k.lower()):
+                    line_words.setdefault(lw, set()).add(i)
+            for pat, on_fold in (*((p, False) for p in trig.patterns), *((p, True) for p in trig.folded)):
+                self._patterns.append((i, re.compile(pat), on_fold))
+        for lit in line_literals:
+            for w in literal_forms(lit):
+                for lw in line_forms(w):
+                    line_words.setdefault(lw, set()).add(-1)
+        self._leaf_auto = _Matcher({w: (frozenset(a), tuple(sorted(b))) for w, (a, b) in leaf_words.items()})
+        self._line_auto = _Matcher({w: frozenset(ids) for w, ids in line_words.items()})
+
+    # -- per string ------------------------------------------------------------------------
+    def for_leaf(self, text: str, prose: bool) -> list[int]:
+        """Indices of the detectors to call on ``text`` (whole), in registration order."""
+        return [i for i, _ in self.plan(text, prose)]
+
+    def plan(self, text: str, prose: bool) -> Plan:
+        """Which detectors to call on ``text``, each on the whole string (None) or on windows
+        (``(start, end)`` of the lines holding its trigger hits), in registration order."""
+        hit: set[int] = set(self.always)
+        where: dict[int, list[int]] = {}
+        fold = folded(text)  # same length: its offsets are the text's offsets
+        if self._leaf_auto:
+            values = self._leaf_auto._values
+            for k, start, _ in self._leaf_auto.matches(fold):
+                ids, line_ids = values[k]
+                if ids:
+                    hit |= ids
+                for i in line_ids:
+                    where.setdefault(i, []).append(start)
+        for i, rx, on_fold in self._patterns:
+            subject = fold if on_fold else text
+            if i in self.lines:
+                pos = [m.start() for m in rx.finditer(subject)]
+                if pos:
+                    where.setdefault(i, []).extend(pos)
+            elif i not in hit and rx.search(subject):
+                hit.add(i)
+        if not prose and self.prose_only:
+            hit -= self.prose_only
+            for i in self.prose_only:
+                where.pop(i, None)
+        plan: Plan = [(i, None) for i in hit if i not in where]
+        limit = len(text) * self.WHOLE
+        for i, positions in where.items():
+            windows = line_windows(text, positions)
+            plan.append((i, None if sum(b - a for a, b in windows) > limit else windows))
+        plan.sort(key=lambda p: p[0])
+        return plan
+
+    # -- per raw line ----------------------------------------------------------------------
+    NONE, PROSE, ANY = 0, 1, 2
+
+    def line_hits(self, raw: str) -> int:
+        """What can fire somewhere in this raw JSON line: ``NONE`` (no string in it can
+        produce a finding or lose a blob: write it back as it is), ``PROSE`` (only prose-only
+        detectors: the line matters only if it holds prose), or ``ANY``."""
+        if not self.line_skip:
+            return self.ANY
+        # Most lines that hit do so early (the working folder near the start): look there first.
+        if len(raw) > 4096 and self._line_auto and any(
+                not self._line_auto.value(k) <= self.prose_only for k, _, _ in self._line_auto.matches(folded(raw[:4096]))):
+            return self.ANY
+        # Detectors read strings with JSON escapes resolved (\uXXXX, \/, and the escaped_view of
+        # detect/identity.py: a "\\t" inside a string is a tab to them): check that view too.
+        from tracepub.detect.identity import escaped_view
+
+        decoded = decoded_view(raw)
+        view = escaped_view(decoded if decoded is not None else raw)
+        texts = (raw,) if view == raw else (raw, view)
+        prose = False
+        for text in texts:
+            fold = folded(text)
+            if self._line_auto:
+                for _, ids in self._line_auto.iter(fold):
+                    if not ids <= self.prose_only:
+                        return self.ANY
+                    prose = True
+            for i, rx, on_fold in self._patterns:
+                if (not prose or i not in self.prose_only) and rx.search(fold if on_fold else text):
+                    if i not in self.prose_only:
+                        return self.ANY
+                    prose = True
+        return self.PROSE if prose else self.NONE
+
+
+class _Matcher:
+    """Every (start, value) of the given words in a text, overlapping ones included: one
+    Aho-Corasick pass (ahocorasick-rs: three times pyahocorasick's speed on these word sets)."""
+
+    def __init__(self, words: dict):
+        self._words = list(words)
+        self._values = [words[w] for w in self._words]
+        self._ac = ahocorasick_rs.AhoCorasick(self._words, matchkind=ahocorasick_rs.MatchKind.Standard) \
+            if self._words else None
+
+    def __bool__(self) -> bool:
+        return self._ac is not None
+
+    def iter(self, text: str) -> Iterator[tuple[int, Any]]:
+        values = self._values
+        for k, start, _ in self._ac.find_matches_as_indexes(text, overlapping=True):  # type: ignore[union-attr]
+            yield start, values[k]
+
+    def matches(self, text: str) -> list[tuple[int, int, int]]:
+        """(word index, start, end) of every match; ``value(k)`` is word k's value."""
+        return self._ac.find_matches_as_indexes(text, overlapping=True)  # type: ignore[union-attr]
+
+    def value(self, k: int) -> Any:
+        return self._values[k]
+
+
+# -- windows: run an expensive check on the lines that hold a candidate, not the whole text --
+def line_windows(text: str, positions: Iterable[int]) -> list[tuple[int, int]]:
+    """(start, end) of the lines holding ``positions``; adjacent or repeated lines merged."""
+    out: list[tuple[int, int]] = []
+    for pos in sorted(positions):
+        if out and pos < out[-1][1]:
+            continue
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        if out and start <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
+
+
+def windows_matching(text: str, rx: re.Pattern) -> list[tuple[int, int]]:
+    """The lines of ``text`` in which ``rx`` matches (merged when adjacent)."""
+    return line_windows(text, (m.start() for m in rx.finditer(text)))
+
+
+def windows_containing(text: str, literal: str) -> list[tuple[int, int]]:
+    """The lines of ``text`` that contain ``literal`` (merged when adjacent)."""
+    positions = []
+    i = text.find(literal)
+    while i >= 0:
+        positions.append(i)
+        end = text.find("\n", i)
+        if end < 0:
+            break
+        i = text.find(literal, end)
+    return line_windows(text, positions)
+
+
+# -- names: NER only on sentences that hold a name-like word --------------------------------
+# spaCy's NER reads ~50 kB/s per core, slower than everything else together, and prose is a few
+# percent of a trace. It runs only on the sentences (with their neighbours) that hold a word
+# shaped like a name: capitalised, not all capitals, and not a common English or technical word
+# (spaCy's stop words plus the list below). A sentence of lower-case words, stop words and
+# product names has nothing NER would call a person that this test would not see first.
+_WORD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*")
+_SENTENCE_END = re.compile(r"[.!?:;]\s+|\n+|\s[-*•]\s")
+_COMMON = """
+i i'm i'll i've i'd let let's here there now then next first second third finally also note
+yes no ok okay sure great good perfect done thanks thank please sorry hi hello hey well actually
+looking looks look found fixed added updated created removed running checking reading searching
+testing tested build built run use using try check update add fix remove create make read write
+edit open close start stop install test error warning summary changes change step option issue
+problem solution result results output input file files function functions method methods class
+classes module modules package packages config configuration server client database query
+request response token tokens session sessions user users data value values type types code
+branch commit commits merge review api apis json yaml toml html css http https url urls sql
+cli ui ux id ids todo fixme readme license changelog makefile dockerfile
+python javascript typescript java kotlin swift rust go golang ruby php perl scala haskell elixir
+erlang clojure lua bash zsh shell powershell node nodejs deno bun npm yarn pnpm pip poetry
+conda cargo gradle maven react vue angular svelte next nuxt remix vite webpack babel eslint
+prettier jest vitest mocha pytest unittest django flask fastapi rails laravel spring express
+docker kubernetes helm terraform ansible nginx apache redis postgres postgresql mysql sqlite
+mongodb mongo kafka rabbitmq elasticsearch graphql grpc rest oauth jwt linux ubuntu debian
+macos windows android ios chrome firefox safari github gitlab bitbucket git claude anthropic
+openai gpt google microsoft apple amazon aws azure gcp cloudflare vercel netlify heroku slack
+jira notion figma stripe twilio sentry datadog grafana prometheus markdown unicode utf
+monday tuesday wednesday thursday friday saturday sunday january february march april june
+july august september october november december today tomorrow yesterday
+"""
+
+
+def _common_words() -> frozenset[str]:
+    words = set(_COMMON.split())
+    try:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        words |= set(STOP_WORDS)
+    except ImportError:  # pragma: no cover - spaCy is a dependency; a smaller list still works
+        pass
+    return frozenset(words)
+
+
+_COMMON_WORDS: frozenset[str] = frozenset()
+
+
+def name_like(word: str) -> bool:
+    """Capitalised (``Alice``, ``O'Brien``, ``José``), not all capitals, not a common word."""
+    global _COMMON_WORDS
+    if not _COMMON_WORDS:
+        _COMMON_WORDS = _common_words()
+    return word[0].isupper() and not word.isupper() and word.lower() not in _COMMON_WORDS \
+        and word.split("'")[0].split("’")[0].lower() not in _COMMON_WORDS
+
+
+_PERSON_CUES = frozenset("""said says asked asks wrote writes mentioned suggested thinks wants noted replied
+pinged reported added approved reviewed commented agreed""".split())
+
+
+def name_spots(text: str) -> list[int]:
+    """Offsets of name-like words. A sentence's first word is capitalised anyway, so there it
+    counts only when another capitalised word or a cue (``said``, ``asked``, ``'s``) follows."""
+    words = list(_WORD.finditer(text))
+    if not words:
+        return []
+    starts = {0, *(m.end() for m in _SENTENCE_END.finditer(text))}
+    spots = []
+    for k, m in enumerate(words):
+        w = m.group()
+        if not name_like(w):
+            continue
+        if m.start() in starts or text[:m.start()].rstrip(" \t\"'(*_`>#") == "" \
+                or text[max(0, m.start() - 2):m.start()].rstrip() in {".", "!", "?", ":", ";"}:
+            nxt = words[k + 1].group() if k + 1 < len(words) else ""
+            if not (w.endswith(("'s", "’s")) or (nxt and (nxt[0].isupper() or nxt.lower() in _PERSON_CUES))):
+                continue
+        spots.append(m.start())
+    return spots
+
+
+def name_windows(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the sentences that hold name-like words (adjacent ones merged)."""
+    spots = name_spots(text)
+    if not spots:
+        return []
+    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    import bisect
+
+    out: list[tuple[int, int]] = []
+    for pos in spots:
+        k = bisect.bisect_right(bounds, pos) - 1
+        a, b = bounds[k], bounds[min(len(bounds) - 1, k + 1)]
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out

@@ -1,0 +1,229 @@
+"""The prefilter never costs recall (ARCHITECTURE.md, "Speed").
+
+Property: if a raw JSONL line makes ``Engine.line_hits`` say "nothing here", then no string of
+that line (keys, values, JSON inside strings) produces a span when scanned in full. Checked on
+random records that carry planted values of every kind, written every way JSON allows (ASCII
+escapes, escaped slashes, JSON inside strings, values next to escaped newlines). And a detector
+that says its findings stay on trigger lines (``Trigger.lines``) finds the same when given only
+those lines as when given the whole string.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import orjson
+import pytest
+
+from tracepub import blobs
+from tracepub.detect import DetectConfig, Engine
+from tracepub.detect.patterns import load_rules
+from tracepub.fakes import expand
+from tracepub.model import Leaf
+from tracepub.prefilter import Prefilter, decoded_view, folded, line_windows, literal_forms
+from tracepub.walk import Walker
+
+IDENTITY = {"jdoe": "identity.username", "Jane Doe": "identity.name", "jane.doe@acme-corp.dev": "identity.email",
+            "devbox-07": "identity.hostname", "José Müller": "identity.name", "s3cr3t-Örg-token-99": "secret.user_supplied"}
+
+# One template per kind of value the detectors look for.
+PLANTS = [
+    *(ex for r in load_rules() for ex in r.examples),
+    "contact jane.doe@acme-corp.dev now", "JANE DOE wrote it", "ssh jdoe@devbox-07", "JOSÉ MÜLLER", "josé müller",
+    "token s3cr3t-Örg-token-99", "mail bob.martinez@example.com", "/home/mkowalski/notes.md",
+    "C:\\Users\\priya\\Desktop", "/Users/sarah_k/src", "-home-tbrown-src-app",
+    "+1 (415) 555-0134", "call 415-555-0134", "415.555.0134", "06.12.34.56.78", "020 7946 0018", "+44 20 7946 0958", "030 12345678", "06 12 34 56 78",
+    "tel: 4155550134", "card {{luhn:4}}", "ssn 536-22-8726", "iban DE89370400440532013000",
+    "GB82 WEST 1234 5698 7654 32", "ip 81.2.69.160", "host 81.2.69.161:8080", "addr 2a00:1450:4001:80b::200e", "password = \"{{alnum:14}}\"", 'api_key: "{{alnum:32}}"',
+    "DATABASE_URL=postgres://app:{{alnum:16}}@db.example.com:5432/app", "-----BEGIN RSA PRIVATE KEY-----",
+    "eyJ{{b64url:20}}.eyJ{{b64url:30}}.{{b64url:43}}", "xoxb-{{digits:11}}-{{digits:11}}-{{alnum:24}}",
+    "sk_live_{{alnum:24}}", "AKIA{{b32:16}}", "{{github:ghp}}", "SG.{{b64url:22}}.{{b64url:43}}",
+    "Alice Johnson asked about this", "Thanks, Grace!",
+]
+FILLER = ["", "ok ", "see: ", "x=", "(", "\n", "\t", "é ", "→ ", "\u2028", "\"", "\\", "'", "`", "<", "/", "a", "0"]
+
+
+def _text(rng: random.Random) -> str:
+    parts = []
+    for _ in range(rng.randint(1, 3)):
+        parts.append(rng.choice(FILLER))
+        if rng.random() < 0.6:
+            parts.append(expand(rng.choice(PLANTS), rng))
+        else:
+            parts.append(rng.choice(["plain text", "build passed", "12 files changed", "v1.2.3", "2026-03-12T13:17:35Z",
+                                     "3f2a9c1e-8b7d-4c3e-9a1f-2d5e7b9c0a11", "ghp_short", "the data"]))
+        parts.append(rng.choice(FILLER))
+    return "".join(parts)
+
+
+def _record(rng: random.Random, depth: int = 0):
+    kind = rng.random()
+    if depth > 2 or kind < 0.4:
+        text = _text(rng)
+        if rng.random() < 0.2:  # JSON inside a string (tool arguments)
+            text = json.dumps({"command": text, "n": 1}, ensure_ascii=rng.random() < 0.5)
+        return text
+    if kind < 0.7:
+        return [_record(rng, depth + 1) for _ in range(rng.randint(1, 3))]
+    keys = ["text", "content", "stdout", "password", "data", "signature", "input", _text(rng)[:12] or "k"]
+    return {rng.choice(keys): _record(rng, depth + 1) for _ in range(rng.randint(1, 4))}
+
+
+def _raw(value, rng: random.Random) -> str:
+    style = rng.randrange(4)
+    if style == 0:
+        return orjson.dumps(value).decode()
+    if style == 1:
+        return json.dumps(value, ensure_ascii=True)
+    if style == 2:
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    return json.dumps(value, ensure_ascii=True).replace("/", "\\/")  # valid JSON too
+
+
+def _leaf_hits(engine: Engine, value, prose: bool) -> bool:
+    hit = False
+
+    def visit(text, path, key):
+        nonlocal hit
+        if engine.scan(text, Leaf("test", path, key, prose)):
+            hit = True
+        return text
+
+    Walker(visit, remove_blobs=False).walk(value)
+    return hit
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(DetectConfig(identity=IDENTITY, ner=False), line_literals=blobs.LINE_LITERALS)
+
+
+def test_line_skip_never_hides_a_finding(engine):
+    assert engine.prefilter.line_skip, "every built-in detector declares a trigger"
+    rng = random.Random(5)
+    skipped = hits = 0
+    for _ in range(1500):
+        value = _record(rng)
+        raw = _raw(value, rng)
+        assert orjson.loads(raw) == value
+        found = _leaf_hits(engine, value, prose=False)
+        if engine.line_hits(raw) == Prefilter.NONE:
+            skipped += 1
+            assert not found, f"line skipped but a string in it has a finding: {raw[:300]}"
+        hits += found
+    assert skipped > 5 and hits > 500  # both sides of the property were exercised
+
+
+def test_every_plant_is_found_and_its_line_kept(engine):
+    rng = random.Random(9)
+    for template in PLANTS:
+        if template.startswith(("Alice", "Thanks")):
+            continue  # names: NER, prose only (below)
+        text = expand(template, rng)
+        assert engine.scan(text, Leaf("test", (), None, False)), f"not found: {text!r}"
+        for raw in (json.dumps({"a": text}), json.dumps({"a": text}, ensure_ascii=False),
+                    json.dumps({"a": json.dumps({"b": "\n" + text + "\n"})}), json.dumps({"a": text}).replace("/", "\\/")):
+            assert engine.line_hits(raw) == Prefilter.ANY, f"line skipped: {raw!r}"
+
+
+def test_blob_keys_keep_the_line():
+    engine = Engine(DetectConfig(ner=False), line_literals=blobs.LINE_LITERALS)
+    for raw in ('{"type":"thinking","signature":"EqQBCkYIBxgCKkB"}', '{"encrypted_content":"gAAAA"}',
+                '{"source":{"type":"base64","data":"iVBORw0KGgo"}}', '{"url":"data:image/png;base64,iVBO"}'):
+        assert engine.line_hits(raw) == Prefilter.ANY
+    assert engine.line_hits('{"type":"result","n":1}') == Prefilter.NONE
+
+
+def test_a_detector_without_trigger_turns_the_skip_off():
+    from tracepub.detect.base import Detector
+
+    class Custom(Detector):
+        name = "custom"
+
+        def scan(self, text, leaf):
+            return []
+
+    pf = Prefilter([Custom()])
+    assert not pf.line_skip and pf.line_hits("{}") == Prefilter.ANY
+    engine = Engine(DetectConfig(add_regexes=["ACME-[0-9]{6}"], ner=False))
+    assert engine.line_hits('{"a":"nothing"}') == Prefilter.ANY  # user regexes: no cheap trigger
+
+
+def test_windows_find_what_the_whole_string_finds(engine):
+    """A ``lines`` detector on its trigger lines == the same detector on the whole string."""
+    rng = random.Random(3)
+    lined = [i for i, d in enumerate(engine.detectors) if d.trigger is not None and d.trigger.lines]
+    assert len(lined) >= 3
+    from tracepub.detect.identity import escaped_view
+
+    for _ in range(300):
+        text = "\n".join(_text(rng) for _ in range(rng.randint(1, 6)))
+        leaf = Leaf("test", (), None, False)
+        view = escaped_view(text)
+        plan = dict(engine._plan(text, view, False))
+        for i in lined:
+            seen = text if getattr(engine.detectors[i], "sees_raw", False) else view
+            whole = sorted((s.start, s.end, s.type) for s in engine.detectors[i].scan(seen, leaf))
+            if i not in plan:
+                assert not whole, f"{engine.detectors[i].name}: trigger missed {text!r}"
+                continue
+            step = engine._run((i, plan[i]), text, view, leaf)
+            assert sorted((s.start, s.end, s.type) for s in step) == whole, engine.detectors[i].name
+
+
+def test_prose_only_detectors_count_on_prose_lines_only():
+    from tracepub.readers.claude import ClaudeCode
+
+    engine = Engine(DetectConfig(ner=True))
+    assert engine.prefilter.prose_only
+    prose = '{"type":"assistant","message":{"content":[{"type":"text","text":"we should fix it now"}]}}'
+    tool = '{"type":"user","message":{"content":[{"type":"tool_result","content":"we should fix it now"}]}}'
+    summary = '{"type":"summary","summary":"we should fix it now","leafUuid":"x"}'
+    reader = ClaudeCode()
+    assert engine.line_hits(summary) == Prefilter.PROSE  # only NER could fire: the reader decides
+    for raw, walked in ((prose, True), (tool, False), (summary, True)):
+        assert reader.may_have_prose(json.loads(raw)) is walked
+
+
+def test_escape_views_and_literal_forms():
+    assert decoded_view('{"a":"Jos\\u00e9 \\/home\\/x"}') == '{"a":"José /home/x"}'
+    assert decoded_view('{"a":"plain"}') is None
+    assert folded("AbC-129 É→") == "abc-000 É→"
+    assert set(literal_forms("José")) == {"josé", "josÉ"}
+    assert line_windows("aa\nbb\ncc\ndd", [0, 4, 9]) == [(0, 5), (9, 11)]
+
+
+def test_ip_fast_path_matches_presidio():
+    """The IPv4 fast path finds exactly what Presidio's IpRecognizer finds."""
+    from tracepub.detect.pii import Presidio
+
+    p = Presidio(ner=False)
+    rng = random.Random(1)
+    pieces = ["13:17:35.480", "10.0.0.1/24", "1.2.3", "fe80::1", "2001:db8:0:0:8a2e:370:7334:1", "::ffff:10.1.2.3",
+              "a:b:c:d:e:f:1.2.3.4", "999.1.1.1", "x1.2.3.4", "12.34.56.78x", "std::vector", "Abc::", "\n"]
+    for _ in range(1500):
+        t = " ".join(rng.choice([*pieces, "ip=" + ".".join(str(rng.randint(0, 300)) for _ in range(4))])
+                     for _ in range(5))
+        fast = sorted((r.start, r.end, r.score) for r in p._ips(t))
+        slow = sorted((r.start, r.end, r.score) for r in p._ip.analyze(t, ["IP_ADDRESS"], None))
+        assert fast == slow, t
+
+
+def test_presidio_fast_path_matches_presidio():
+    """presidio_fast.analyze == PatternRecognizer.analyze for the recognizers tracepub uses."""
+    from tracepub.detect import presidio_fast
+    from tracepub.detect.pii import Presidio
+
+    p = Presidio(ner=False)
+    recs = [p._email, p._ip, p._ip4, p._nino, *p._digit_recognizers]
+    assert all(presidio_fast.supports(r) for r in recs) and not presidio_fast.supports(p._iban)
+    rng = random.Random(2)
+    pieces = ["a.b@example.com", "x@y", "jane.doe@acme-corp.dev", "user@localhost", "4111 1111 1111 1111",
+              "4111-1111-1111-1112", "536-22-8726", "536 22 8726", "536-22.8726", "123456789", "10.0.0.1",
+              "fe80::1", "::ffff:1.2.3.4", "999.1.2.3", "x@example.com.", "@", "\n", " ", "-", "."]
+    for _ in range(800):
+        t = "".join(rng.choice(pieces) + rng.choice(["", " ", ",", "x"]) for _ in range(6))
+        for rec in recs:
+            slow = sorted((r.start, r.end, r.score) for r in rec.analyze(t, rec.supported_entities, None))
+            assert sorted(presidio_fast.analyze(rec, t)) == slow, (type(rec).__name__, t)
