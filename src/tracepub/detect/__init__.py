@@ -127,7 +127,7 @@ class Engine:
     """
 
     SMALL = 64  # strings up to this length are keyed by themselves (keys, ids, short values)
-    CACHE_MAX = 200_000  # entries per table; a full table is cleared (bounded memory)
+    CACHE_MAX = 100_000  # entries per table; a full table is cleared (bounded memory)
 
     def __init__(self, cfg: DetectConfig, detectors: list[Detector] | None = None,
                  line_literals: tuple[str, ...] = ()):
