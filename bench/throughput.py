@@ -112,7 +112,7 @@ def _inputs(folder: Path) -> list[Path]:
 class TreeRss:
     """Samples the summed memory (PSS) of a process and all its descendants (Linux /proc)."""
 
-    def __init__(self, pid: int, every: float = 0.05):
+    def __init__(self, pid: int, every: float = 0.25):  # smaps_rollup is not free: not too often
         self.pid, self.every = pid, every
         self.peak = 0
         self._stop = threading.Event()

@@ -368,6 +368,25 @@ def name_spots(text: str) -> list[int]:
     return spots
 
 
+def sentence_windows(text: str, spots: list[int], context: int = 1) -> list[tuple[int, int]]:
+    """(start, end) of the sentences holding ``spots``, with ``context`` sentences each side,
+    merged when they touch."""
+    if not spots:
+        return []
+    import bisect
+
+    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    out: list[tuple[int, int]] = []
+    for pos in sorted(spots):
+        k = bisect.bisect_right(bounds, pos) - 1
+        a, b = bounds[max(0, k - context)], bounds[min(len(bounds) - 1, k + 1 + context)]
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
 def name_windows(text: str) -> list[tuple[int, int]]:
     """(start, end) of the sentences that hold name-like words (adjacent ones merged)."""
     spots = name_spots(text)

@@ -332,22 +332,41 @@ class ProseNames(Detector):
         self.ner_model = presidio.ner_model
         self._done: dict[str, list[Span]] = {}  # prose text -> persons in it
 
+    @staticmethod
+    def windows(text: str) -> list[tuple[int, int]]:
+        """The sentences where ``_MAY_NAME`` matches, with one sentence of context each side
+        (merged): NER reads those, not the whole prose."""
+        from tracepub.prefilter import sentence_windows
+
+        return sentence_windows(text, [m.start() for m in _MAY_NAME.finditer(text)])
+
     def prefetch(self, texts: list[str]) -> None:
         nlp = self._presidio._ner() if self.ner_model else None
         if nlp is None:
             return
-        todo = list(dict.fromkeys(v for t in texts if (v := escaped_view(t)) not in self._done
-                                  and self._presidio.may_name(v)))
+        todo: dict[str, None] = {}
+        for t in texts:
+            v = escaped_view(t)
+            if self._presidio.may_name(v):
+                for a, b in self.windows(v):
+                    if v[a:b] not in self._done:
+                        todo[v[a:b]] = None
         if len(self._done) + len(todo) > self.CACHE_MAX:
             self._done.clear()
-        for text, doc in zip(todo, nlp.pipe([t[:100_000] for t in todo], batch_size=32), strict=True):
-            self._done[text] = self._presidio._people_in(doc)
+        for window, doc in zip(todo, nlp.pipe([w[:100_000] for w in todo], batch_size=32), strict=True):
+            self._done[window] = self._presidio._people_in(doc)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not leaf.prose or not self._presidio.may_name(text):
             return []
-        found = self._done.pop(text, None)
-        return found if found is not None else self._presidio._people(text)
+        out: list[Span] = []
+        for a, b in self.windows(text):
+            window = text[a:b]
+            found = self._done.pop(window, None)
+            if found is None:
+                found = self._presidio._people(window)
+            out += [Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) for s in found]
+        return out
 
     def warm(self) -> None:
         """Load the model now (before worker processes fork, so they share it)."""
