@@ -34,6 +34,7 @@ from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.identity import escaped_view
 from tracepub.detect.names import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
 from tracepub.model import Leaf, Span
+from tracepub.prefilter import windows_matching
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,11 @@ def is_public_ip(text: str) -> bool:
 # that is Presidio's trigger. NER is its own part (``ProseNames``) with a prose-only trigger.
 _SIX_DIGITS = r"0(?:[^0]*+0){5}"  # on folded text, where every digit is 0
 _IPV6_HINT = re.compile(r"::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+# Lines that can hold a match: every IPv4 has d.d.d.d, every IPv6 "::" or four colons in a row
+# of groups; every email an "@" (Presidio's patterns never cross a line).
+_IP_LINES = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+_AT_LINES = re.compile("@")
+_DIGITS_6, _DIGITS_7, _DIGITS_8 = (re.compile(r"\d(?:\D*+\d){" + str(n - 1) + "}") for n in (6, 7, 8))
 
 
 class _Result:
@@ -177,7 +183,23 @@ class Presidio(Detector):
         return [_Result(entity, s, e, score) for s, e, score in presidio_fast.analyze(rec, text)]
 
     def _ips(self, text: str) -> list:
-        return self._analyze(self._ip if _IPV6_HINT.search(text) else self._ip4, text, ["IP_ADDRESS"])
+        """IP results for the whole text, computed on the lines that can hold an address."""
+        out: list = []
+        for a, b in windows_matching(text, _IP_LINES):
+            window = text[a:b]
+            rec = self._ip if _IPV6_HINT.search(window) else self._ip4
+            out += [_Result(r.entity_type, r.start + a, r.end + a, r.score)
+                    for r in self._analyze(rec, window, ["IP_ADDRESS"])]
+        return out
+
+    def _on_lines(self, rec, text: str, entities: list[str], lines: re.Pattern) -> list:
+        """A recognizer whose matches never span a line, run on the lines ``lines`` finds; the
+        results carry offsets in ``text`` (context words are then looked for in ``text``)."""
+        out: list = []
+        for a, b in windows_matching(text, lines):
+            out += [_Result(r.entity_type, r.start + a, r.end + a, r.score)
+                    for r in self._analyze(rec, text[a:b], entities)]
+        return out
 
     @staticmethod
     def _spans(text: str, results, context: list[str] | None = None, min_score: float = 0.5) -> list[Span]:
@@ -238,11 +260,12 @@ class Presidio(Detector):
         spans: list[Span] = []
         text = escaped_view(text)  # same offsets: "\\n81.2.3.4" would glue an "n" to the address
         if "@" in text:
-            for s in self._spans(text, self._analyze(self._email, text, ["EMAIL_ADDRESS"])):
+            for s in self._spans(text, self._on_lines(self._email, text, ["EMAIL_ADDRESS"], _AT_LINES)):
                 s = _trim_email(text, s)
                 if s is not None and not _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
                     spans.append(s)
-        ndigits = len(_DIGITS.findall(text)) if any(c.isdigit() for c in text) else 0
+        # Only the thresholds 6, 7 and 8 matter: a search that stops there, not a count.
+        ndigits = 8 if _DIGITS_8.search(text) else 7 if _DIGITS_7.search(text) else 6 if _DIGITS_6.search(text) else 0
         if ndigits >= 7:
             spans += self._phones(text)
             for rec in self._digit_recognizers:
