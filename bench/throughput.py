@@ -75,24 +75,21 @@ def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[st
     tag = f"{kind}-v{GEN_VERSION}-{size}-{seed}" + ("-single" if single else "")
     folder = CACHE / tag
     env = {"HOME": str(fake_home()), "USER": "jdoe", "LOGNAME": "jdoe"}
-    if not (folder / ".done").exists():
+    if not (folder / ".done").exists():  # generated in place (env.json names its paths); .done last
         shutil.rmtree(folder, ignore_errors=True)
-        tmp = CACHE / (tag + ".tmp")
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
+        folder.mkdir(parents=True)
         t = time.time()
         if kind == "builtin":
             import claude_gen
 
-            claude_gen.generate(tmp, size, seed=seed, single_file=single)
+            claude_gen.generate(folder, size, seed=seed, single_file=single)
         else:
             try:
                 import corpus as labelled  # bench/corpus.py
             except ImportError:
                 sys.exit("--corpus corpus needs bench/corpus.py (the labelled corpus generator)")
-            labelled.generate(tmp, size, seed=seed)
-        print(f"generated {human(_size(tmp))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr)
-        tmp.rename(folder)
+            labelled.generate(folder, size, seed=seed)
+        print(f"generated {human(_size(folder))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr)
         (folder / ".done").write_text("ok\n")
     if kind == "corpus":
         env.update(json.loads((folder / "env.json").read_text()))

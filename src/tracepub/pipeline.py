@@ -125,7 +125,10 @@ class RunSummary:
 _WORKER: dict[str, Any] = {}
 # A splittable unit larger than this is cut at line starts into ranges of about this size, so a
 # single huge session uses every worker. The cut does not depend on --jobs: same bytes out.
-SPLIT_BYTES = 32 * 1024 * 1024
+# Off by default (0): people found in a file are remembered for the rest of it, so a piece that
+# holds a name found earlier is redone (``_reruns``); on traces, where names recur, that costs
+# more than one core reading the file. The machinery stays, tested with a small value.
+SPLIT_BYTES = 0
 WORK = ".work"  # review/.work/: pieces of split units while they are being processed
 # Records are handled in batches so NER sees the prose of many records in one spaCy call;
 # memory stays bounded by the batch, not the file.
@@ -556,7 +559,7 @@ def _tasks_for(i: int, unit: Unit, dest: str, out: Path, split: dict) -> list[Ta
     except OSError:
         size = 0
     reader = reader_for_unit(unit)
-    if not (reader.splittable and unit.kind == "jsonl" and size > SPLIT_BYTES):
+    if not (SPLIT_BYTES and reader.splittable and unit.kind == "jsonl" and size > SPLIT_BYTES):
         return [Task(i, unit, dest, out, size=size)]
     from tracepub import incremental
 
