@@ -13,6 +13,7 @@ likely to be settings or credentials as a conversation, and guessing would publi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -78,38 +79,59 @@ def _doc_prose(fn, doc: Any, path: tuple) -> bool:
     return fn(doc, path)
 
 
-class OpenAIMessages(JsonlReader):
-    name = "openai"
-    label = "OpenAI messages"
+class _RowsJsonl(JsonlReader):
+    """A row format stored as JSONL, one conversation per line: the row's own checks decide."""
+
     generic = True
+    row_ok: Callable[[Any], bool]
+    describe_row: Callable[[Any, SessionInfo], None]
+    prose_row: Callable[[Any, tuple], bool]
 
     def sniff(self, path: Path, head: bytes) -> bool:
         lines = head_lines(head, 3)
-        return bool(lines) and all(_openai_row(v) for v in lines)
+        return bool(lines) and all(self.row_ok(v) for v in lines)
 
     def describe(self, record: dict, info: SessionInfo) -> None:
-        _openai_describe(record, info)
+        self.describe_row(record, info)
 
     def is_prose(self, record: Any, path: tuple) -> bool:
-        return _openai_prose(record, path)
+        return self.prose_row(record, path)
 
 
-class OpenAIMessagesDoc(JsonDocReader):
-    name = "openai"
-    label = "OpenAI messages (JSON)"
+class _RowsDoc(JsonDocReader):
+    """The same row format stored as one JSON document (a row, or a list of rows)."""
+
     generic = True
+    row_ok: Callable[[Any], bool]
+    describe_row: Callable[[Any, SessionInfo], None]
+    prose_row: Callable[[Any, tuple], bool]
 
     def sniff(self, path: Path, head: bytes) -> bool:
-        doc = head_document(path, head)
-        rows = _rows(doc)
-        return bool(rows) and all(_openai_row(r) for r in rows[:3])
+        rows = _rows(head_document(path, head))
+        return bool(rows) and all(self.row_ok(r) for r in rows[:3])
 
     def describe(self, doc: Any, info: SessionInfo) -> None:
         for row in _rows(doc):
-            _openai_describe(row, info)
+            self.describe_row(row, info)
 
     def is_prose(self, record: Any, path: tuple) -> bool:
-        return _doc_prose(_openai_prose, record, path)
+        return _doc_prose(self.prose_row, record, path)
+
+
+class OpenAIMessages(_RowsJsonl):
+    name = "openai"
+    label = "OpenAI messages"
+    row_ok = staticmethod(_openai_row)
+    describe_row = staticmethod(_openai_describe)
+    prose_row = staticmethod(_openai_prose)
+
+
+class OpenAIMessagesDoc(_RowsDoc):
+    name = "openai"
+    label = "OpenAI messages (JSON)"
+    row_ok = staticmethod(_openai_row)
+    describe_row = staticmethod(_openai_describe)
+    prose_row = staticmethod(_openai_prose)
 
 
 # -- ShareGPT ----------------------------------------------------------------------------------
@@ -132,37 +154,20 @@ def _sharegpt_describe(row: Any, info: SessionInfo) -> None:
                 info.tool_calls += t["value"].count("<tool_call>")
 
 
-class ShareGPT(JsonlReader):
+class ShareGPT(_RowsJsonl):
     name = "sharegpt"
     label = "ShareGPT"
-    generic = True
-
-    def sniff(self, path: Path, head: bytes) -> bool:
-        lines = head_lines(head, 3)
-        return bool(lines) and all(_sharegpt_row(v) for v in lines)
-
-    def describe(self, record: dict, info: SessionInfo) -> None:
-        _sharegpt_describe(record, info)
-
-    def is_prose(self, record: Any, path: tuple) -> bool:
-        return sharegpt_prose(record, path)
+    row_ok = staticmethod(_sharegpt_row)
+    describe_row = staticmethod(_sharegpt_describe)
+    prose_row = staticmethod(sharegpt_prose)
 
 
-class ShareGPTDoc(JsonDocReader):
+class ShareGPTDoc(_RowsDoc):
     name = "sharegpt"
     label = "ShareGPT (JSON)"
-    generic = True
-
-    def sniff(self, path: Path, head: bytes) -> bool:
-        rows = _rows(head_document(path, head))
-        return bool(rows) and all(_sharegpt_row(r) for r in rows[:3])
-
-    def describe(self, doc: Any, info: SessionInfo) -> None:
-        for row in _rows(doc):
-            _sharegpt_describe(row, info)
-
-    def is_prose(self, record: Any, path: tuple) -> bool:
-        return _doc_prose(sharegpt_prose, record, path)
+    row_ok = staticmethod(_sharegpt_row)
+    describe_row = staticmethod(_sharegpt_describe)
+    prose_row = staticmethod(sharegpt_prose)
 
 
 # -- ATIF --------------------------------------------------------------------------------------
