@@ -91,7 +91,6 @@ def test_planted_values_are_gone(out, rel):
     assert PLACEHOLDER.search(text)
 
 
-@pytest.mark.xfail(strict=True, reason="an AWS secret access key has no prefix; needs a context rule (secrets issue)")
 def test_aws_secret_access_key_is_gone(out):
     rel = next(r for r in IDS if r.startswith("claude/") and "subagents" not in r)
     text = output_file(out, "claude_code", PLANTED[rel].output).read_text(encoding="utf-8")

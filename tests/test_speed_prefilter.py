@@ -36,7 +36,7 @@ PLANTS = [
     "+1 (415) 555-0134", "call 415-555-0134", "415.555.0134", "06.12.34.56.78", "020 7946 0018", "+44 20 7946 0958", "030 12345678", "06 12 34 56 78",
     "tel: 4155550134", "card {{luhn:4}}", "ssn 536-22-8726", "iban DE89370400440532013000",
     "GB82 WEST 1234 5698 7654 32", "ip 81.2.69.160", "host 81.2.69.161:8080", "addr 2a00:1450:4001:80b::200e", "password = \"{{alnum:14}}\"", 'api_key: "{{alnum:32}}"',
-    "DATABASE_URL=postgres://app:{{alnum:16}}@db.example.com:5432/app", "-----BEGIN RSA PRIVATE KEY-----",
+    "DATABASE_URL=postgres://app:{{alnum:16}}@db.example.com:5432/app", "-----BEGIN RSA PRIVATE KEY-----\n{{b64:64}}",
     "eyJ{{b64url:20}}.eyJ{{b64url:30}}.{{b64url:43}}", "xoxb-{{digits:11}}-{{digits:11}}-{{alnum:24}}",
     "sk_live_{{alnum:24}}", "AKIA{{b32:16}}", "{{github:ghp}}", "SG.{{b64url:22}}.{{b64url:43}}",
     "Alice Johnson asked about this", "Thanks, Grace!",

@@ -66,7 +66,7 @@ def _base_detectors(cfg: DetectConfig) -> list[Detector]:
     from pathlib import Path
 
     from tracepub.detect.identity import ExactValues
-    from tracepub.detect.patterns import PatternDetector, load_rules
+    from tracepub.detect.patterns import HIGH_CONFIDENCE, PatternDetector, load_rules
 
     detectors: list[Detector] = []
     exact = ExactValues(cfg.identity)
@@ -74,7 +74,9 @@ def _base_detectors(cfg: DetectConfig) -> list[Detector]:
         detectors.append(exact)
     if cfg.add_regexes:
         detectors.append(RegexValues(cfg.add_regexes))
-    detectors.append(PatternDetector(load_rules([Path(p) for p in cfg.extra_rules])))
+    # publish's re-scan keeps only rules precise enough to refuse an upload (patterns.HIGH_CONFIDENCE)
+    floor = HIGH_CONFIDENCE if cfg.high_confidence_only else 0.0
+    detectors.append(PatternDetector(load_rules([Path(p) for p in cfg.extra_rules]), min_confidence=floor))
     return detectors
 
 
@@ -85,6 +87,9 @@ def build_detectors(cfg: DetectConfig) -> list[Detector]:
     if cfg.high_confidence_only:
         return detectors
     detectors.append(HomePaths())
+    from tracepub.detect.entropy import ContextEntropy
+
+    detectors.append(ContextEntropy())
     if cfg.detect_secrets:
         from tracepub.detect.secrets_ds import DetectSecrets
 
@@ -148,6 +153,10 @@ class Engine:
         self._raw = [getattr(d, "sees_raw", False) for d in self.detectors]
         # Detectors that also run on any string under one of their keys (Trigger.keys).
         self._by_key: dict[str, list[int]] = {}
+        # ... and on any string under a key containing one of their key_words (secret-like names).
+        self._key_words = [(w.lower(), i) for i, d in enumerate(self.detectors)
+                           for w in (d.trigger.key_words if d.trigger is not None else ())]
+        self._key_extra: dict[str, tuple[int, ...]] = {}
         for i, d in enumerate(self.detectors):
             for k in (d.trigger.keys if d.trigger is not None else ()):
                 self._by_key.setdefault(k.lower(), []).append(i)
@@ -224,8 +233,8 @@ class Engine:
             self.stats["text_hits"] += 1
         spans = list(entry[0])
         steps = entry[1]
-        if leaf.key and self._by_key:
-            extra = [i for i in self._by_key.get(leaf.key.lower(), ()) if all(s[0] != i for s in steps)]
+        if leaf.key and (self._by_key or self._key_words):
+            extra = [i for i in self._for_key(leaf.key) if all(s[0] != i for s in steps)]
             if extra:
                 steps = [*steps, *((i, None) for i in extra)]
         for step in steps:
@@ -235,6 +244,17 @@ class Engine:
         spans = resolve(spans)
         _put(self._by_leaf, lk, spans, self.CACHE_MAX)
         return spans
+
+    def _for_key(self, key: str) -> tuple[int, ...]:
+        """Detectors to run on any string under ``key`` (Trigger.keys / key_words), cached."""
+        found = self._key_extra.get(key)
+        if found is None:
+            low = key.lower()
+            ids = dict.fromkeys(self._by_key.get(low, ()))
+            ids.update(dict.fromkeys(i for w, i in self._key_words if w in low))
+            found = tuple(ids)
+            _put(self._key_extra, key, found, self.CACHE_MAX)
+        return found
 
     def _plan(self, text: str, view: str, prose: bool) -> Plan:
         """Triggers are checked on what each detector reads: the escaped view, or the text."""

@@ -42,6 +42,9 @@ class Trigger:
     reader says it may hold prose.
     ``keys``: the detector also runs on any string under one of these object keys (lower case),
     whatever the text (``{"author_name": "..."}``); on raw lines the keys count as literals.
+    ``key_words``: the same for any key *containing* one of these (lower case): ``token``
+    covers ``GH_TOKEN``, ``refreshToken``, ``_authToken``. The detector decides; on raw lines
+    they must also be among ``literals`` (a key is in the raw line as written).
     """
 
     literals: tuple[str, ...] = ()
@@ -51,6 +54,7 @@ class Trigger:
     lines: bool = False
     prose_only: bool = False
     keys: tuple[str, ...] = ()
+    key_words: tuple[str, ...] = ()
 
 
 class Detector:

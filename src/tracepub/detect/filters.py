@@ -1,28 +1,291 @@
-"""False-positive filters shared by the secret detectors (after detect-secrets' heuristics).
+"""False-positive filters shared by every secret detector (rules, context entropy, detect-secrets).
 
-A value that is a template (``${VAR}``, ``<token>``, ``{{ secret }}``), an obvious placeholder
-(``YOUR_API_KEY``, ``xxxx``, ``****``) or a reference to another variable is not a secret, and
-redacting it makes the trace less useful without protecting anything.
+Traces are full of long random-looking strings that are not secrets: git SHAs, UUIDs, lock-file
+integrity hashes, go.sum lines, docker digests, public keys and certificates, base64 payloads.
+Redacting them makes a trace less useful and protects nothing, so each detector asks here
+before it reports a value:
+
+- ``is_placeholder``: templates and stand-ins (``${VAR}``, ``<token>``, ``{{ secret }}``,
+  ``YOUR_API_KEY``, ``sk-xxxxxxxx``, ``changeme``, ``****``).
+- ``is_doc_example``: the example keys vendors print in their documentation (a small allow-list
+  below, plus AWS's ``...EXAMPLE`` / ``...EXAMPLEKEY`` convention). They are public, appear in
+  countless READMEs and must survive redaction (the issue lists them as hard negatives).
+- ``is_identifier``: hashes and identifiers (git SHAs, UUIDs, ULIDs, ``sha512-`` integrity,
+  ``h1:`` go.sum hashes, ``sha256:`` digests, public keys).
+- ``is_reference``: code that names a secret instead of holding one (``os.environ["X"]``,
+  ``settings.API_KEY``, ``get_token()``).
+- ``looks_random``: the entropy-and-shape test that generic (context-only) detections need.
+
+The rule packs apply only the first two: a rule's regex already says what the value looks like
+(a Heroku key *is* a UUID). The context detectors apply all of them.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+
+# --- placeholders -------------------------------------------------------------------------------
 
 _PLACEHOLDER = re.compile(
     r"""^(?:
         \$\{?[A-Za-z_][\w.]*\}? |            # $VAR, ${VAR}
-        \$\([^)]*\) |                        # $(cmd)
+        \$\{\{[^}]*\}\} | \$\([^)]*\) |      # ${{ secrets.X }}, $(cmd)
         <[^<>]{1,80}> |                      # <token>
         \{\{[^{}]*\}\} | \{[A-Za-z_][\w.]*\} |  # {{ x }}, {x}
         %\(?[A-Za-z_]\w*\)?s? | %[A-Z_]+% |  # %(x)s, %VAR%
-        (?i:your|my|the|some|example|sample|dummy|fake|test|placeholder|insert|replace|enter|put)[\w-]*(?:key|token|secret|password|here|value|id)[\w-]* |
-        (?i:x{4,}|\*{3,}|\.{3,}|\#{4,}|-{4,}|0{6,}|changeme|password|secret|redacted|none|null|undefined|true|false|todo|tbd)
+        (?i:your|my|the|some|example|sample|dummy|fake|test|placeholder|insert|replace|enter|put)[\w-]*(?:key|token|secret|password|pass|pwd|here|value|id)[\w-]* |
+        (?i:x{3,}|\*{3,}|\.{3,}|\#{4,}|-{4,}|0{6,}|changeme|change_me|password|passwd|secret|redacted|
+            none|null|nil|undefined|true|false|todo|tbd|fixme|required|optional|string|str|empty|
+            hidden|masked|example|sample|dummy|test|testing|default|admin|root|foobar|foo|bar|baz|
+            hunter2|letmein|pass|your[_-]?\w*|qwerty\d*|
+            (?:password|passw0rd|pass|secret|admin|test|changeme|welcome|letmein|root|user|demo)[-_!@#.]?\d{0,6}[!@#.]?|
+            123456\d*|abc123|iloveyou)
     )$""",
     re.VERBOSE,
+)
+# Anywhere inside a value: runs of x or *, "your_key_here", "<...>", "${...}".
+_PLACEHOLDER_INSIDE = re.compile(
+    r"(?i:x{6,}|\*{3,}|•{3,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
+    r"(?:key|token|secret|password|pass)|(?:key|token|secret|password)[_-]?(?:goes[_-]?)?here|placeholder|replace[_-]?me|"
+    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret))|\.\.\.|…"
+    r"|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"
 )
 
 
 def is_placeholder(value: str) -> bool:
+    """A template, a stand-in or a masked value: nothing to protect."""
     v = value.strip().strip("'\"`")
-    return not v or bool(_PLACEHOLDER.match(v)) or v.startswith("<") and v.endswith(">")
+    if not v:
+        return True
+    if _PLACEHOLDER.match(v) or (v.startswith("<") and v.endswith(">")):
+        return True
+    return bool(_PLACEHOLDER_INSIDE.search(v))
+
+
+# --- vendor documentation examples ------------------------------------------------------------
+
+# Keys printed in vendors' documentation. They are public by design; redacting them would only
+# make tutorials in a trace unreadable. Kept small and exact on purpose: add a value only with its
+# public source named here.
+DOC_EXAMPLES: frozenset[str] = frozenset(
+    {
+        # AWS IAM user guide: access key id / secret access key pairs.
+        "AKIAIOSFODNN7EXAMPLE",
+        "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "AKIAI44QH8DHBEXAMPLE",
+        "je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+        "ASIAIOSFODNN7EXAMPLE",
+        # AWS STS docs session token stand-in.
+        "AQoDYXdzEJr...<remainder of session token>",
+        # Stripe API reference: the shared public test key shown to every reader.
+        "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+        "pk_test_TYooMQauvdEDq54NiTphI7jx",
+        # Azure Storage emulator (Azurite) well-known account key, published in Microsoft docs.
+        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        # jwt.io's default example token.
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    }
+)
+# AWS marks every documentation key with a trailing EXAMPLE / EXAMPLEKEY; real keys never end so.
+_DOC_SUFFIX = re.compile(r"(?:EXAMPLE|EXAMPLEKEY|EXAMPLETOKEN)$")
+
+
+def is_doc_example(value: str) -> bool:
+    return value in DOC_EXAMPLES or bool(_DOC_SUFFIX.search(value))
+
+
+# --- hashes and identifiers -------------------------------------------------------------------
+
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_ULID = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{25}")
+_IDENT_PREFIX = re.compile(
+    r"""(?x)
+    (?:sha1|sha224|sha256|sha384|sha512|md5)-[A-Za-z0-9+/]+={0,2}$   # npm/yarn integrity
+    | h1:[A-Za-z0-9+/]+=$                                             # go.sum
+    | (?:sha1|sha256|sha384|sha512|blake2b|blake3|md5):[0-9a-fA-F]{16,}$   # docker/OCI digests
+    | (?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com)\b
+    | AAAA[BC]3NzaC1   # base64 of an SSH public key blob
+    | -----BEGIN\ (?:PUBLIC\ KEY|CERTIFICATE|X509\ CRL|CERTIFICATE\ REQUEST|NEW\ CERTIFICATE\ REQUEST|RSA\ PUBLIC\ KEY|PGP\ PUBLIC\ KEY\ BLOCK|PGP\ SIGNATURE|SSH2\ PUBLIC\ KEY)
+    | LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t   # base64 of -----BEGIN CERTIFICATE-----
+    | LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0   # base64 of -----BEGIN PUBLIC KEY-----
+    """
+)
+# Hex lengths of common digests: md5/sha1/sha224/sha256/sha384/sha512 and short git SHAs.
+_DIGEST_LENGTHS = {32, 40, 56, 64, 96, 128}
+
+
+def is_uuid(value: str) -> bool:
+    return len(value) == 36 and bool(_UUID.fullmatch(value))
+
+
+def is_hex_digest(value: str) -> bool:
+    return len(value) in _DIGEST_LENGTHS and bool(_HEX.fullmatch(value))
+
+
+def is_identifier(value: str, hex_ok: bool = False) -> bool:
+    """A hash, digest, UUID/ULID, integrity string or public key: an identifier, not a secret.
+
+    ``hex_ok``: the value sits under a name that says "secret" (``WEBHOOK_SECRET=<64 hex>``,
+    ``"private_key_id": "<40 hex>"``), where hex and UUIDs are the credential's own format.
+    """
+    v = value.strip()
+    if _IDENT_PREFIX.match(v):
+        return True
+    if hex_ok:
+        return False
+    return is_hex_digest(v) or is_uuid(v) or (len(v) == 26 and bool(_ULID.fullmatch(v)))
+
+
+# --- references to secrets (code, not values) -------------------------------------------------
+
+_REFERENCE = re.compile(
+    r"""(?x)^(?:
+        [A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?   # settings.API_KEY, self.token, a::b
+        | [A-Za-z_$][\w$.]*\(.*\)?                                     # get_token(...), env("X")
+        | [A-Za-z_][\w.]*\[[^\]]*\]                                    # os.environ["X"], config['k']
+        | (?:process\.env|import\.meta\.env|os\.environ|ENV|env|secrets|vars|inputs)\b.*
+        | !(?:vault|secret|ref|Ref|Sub|GetAtt|env)\b.*                 # YAML tags
+        | @[A-Za-z_][\w.]*                                             # @Value, @var
+        | (?:true|false|null|none|nil|undefined|yes|no|on|off)
+        | -?\d+(?:\.\d+)?                                              # numbers
+    )$""",
+    re.IGNORECASE,
+)
+
+
+# camelCase, PascalCase, UPPER_SNAKE, lower_snake: how code names things. Random passwords with a
+# dot ("pmhLvkLWzN.mjXCuGrX") mix case in ways names do not.
+_NAME_SHAPE = re.compile(
+    r"[$_]*(?:[A-Z]?[a-z]+(?:[A-Z][a-z]+)*[0-9]{0,2}|[A-Z]+(?:[A-Z][a-z]+)+[0-9]{0,2}|[A-Z][A-Z0-9_]*|[a-z][a-z0-9_]*)"
+)
+_DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?")
+
+
+def is_reference(value: str) -> bool:
+    """Code that names a value: ``settings.API_KEY``, ``os.environ["X"]``, ``get_token()``.
+    A dotted name counts only when its parts are words: ``pmhLvkLWzN.mjXCuGrX`` is a password."""
+    v = value.strip()
+    if not _REFERENCE.match(v):
+        return False
+    if _DOTTED.fullmatch(v):
+        parts = re.split(r"\.|::|->", v.removesuffix("()"))
+        return all(_NAME_SHAPE.fullmatch(p) for p in parts)
+    return True
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*")
+
+
+_REGEX_LIKE = re.compile(r"\[[^\]]{1,80}\][+*?{]|\(\?[:=!<P]|\\[dwsbDWS][+*?{]?|\^\[")
+
+
+def is_regex_like(value: str) -> bool:
+    """A regular expression (``[-!#$%&'*+.^_`|~0-9a-zA-Z]+``, ``(?:key|token)``): code, not a value."""
+    return bool(_REGEX_LIKE.search(value))
+
+
+def is_plain_identifier(value: str) -> bool:
+    """Letters and underscores only: in code, ``password = db_password`` names a variable."""
+    return bool(_IDENTIFIER.fullmatch(value))
+
+
+def is_code_name(value: str) -> bool:
+    """snake_case / camelCase / UPPER_SNAKE parts only (``include_password``, ``dbPassword``):
+    how code names a variable. ``KgXeWSJxvI_crKAJiWx`` is not."""
+    parts = value.strip("_$").split("_")
+    return all(p and _NAME_SHAPE.fullmatch(p) for p in parts)
+
+
+# --- randomness -------------------------------------------------------------------------------
+
+
+def shannon(s: str) -> float:
+    if not s:
+        return 0.0
+    n = len(s)
+    return -sum(c / n * math.log2(c / n) for c in Counter(s).values())
+
+
+# The 175 letter pairs that make up 90% of the pairs in English identifiers and words (counted
+# on the Python standard library's names and docstrings). A random string hits them ~25% of the
+# time, an identifier ~85%: ``getSecretValue`` or ``X509_HASH_DIR_CTX`` is words, ``kEL2xYHiL54z``
+# is not.
+_COMMON_BIGRAMS = frozenset(
+    "ab ac ad ag ai al am an ap ar as at au ba be bj bl bo bu ca ce ch ck cl co cr ct cu da de di do "
+    "du ea ec ed ee ef el em en ep eq er es et ev ex ey fa fi fo fr fu ge gi gs ha he hi ho ia ib ic "
+    "id ie if ig il im in io ip ir is it ke la ld le lf li ll lo ls lt lu ly ma me mi mo mp na nc nd "
+    "ne nf ng ni no ns nt ob oc od ol om on oo op or os ot ou ow pa pe pi pl po pp pr pt py qu ra rc "
+    "re rg ri rm rn ro rr rs rt ru ry sa sc se sh si so sp ss st su ta te th ti to tr ts tt tu ty ue "
+    "ul um un up ur us ut va ve wa wi xc xt yp yt"
+    .split()
+)
+_PIECES = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]")
+_LONG_DIGITS = re.compile(r"\d{5,}")
+_SEQUENTIAL = ("abcdefghijklmnopqrstuvwxyz", "0123456789", "qwertyuiopasdfghjklzxcvbnm")
+
+
+def _wordy(v: str) -> bool:
+    """Shaped like words or identifiers (``PKCS12PrivateKeyTypes``, ``my-app-name``,
+    ``base64.decodebytes``): most letter pairs, taken within camel-case pieces, are common
+    English pairs, and they cover most of the value. Random tokens fail both tests."""
+    if _LONG_DIGITS.search(v):
+        return False
+    pieces = _PIECES.findall(v)
+    if not pieces or sum(map(len, pieces)) / len(pieces) < 2.5:
+        return False  # "tWrn2stEet": case flips every two letters, as no name does
+    grams = [p[i : i + 2].lower() for p in pieces for i in range(len(p) - 1)]
+    if len(grams) < max(3, 0.4 * sum(c.isalnum() for c in v)):
+        return False
+    return sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.7
+
+
+def _sequential(v: str) -> bool:
+    low = v.lower()
+    return len(low) >= 6 and any(low in s + s for s in _SEQUENTIAL)
+
+
+def entropy_floor(n: int) -> float:
+    """Minimum Shannon entropy (bits/char) for a random-looking value of length ``n``.
+
+    A random base62 string of n characters scores close to log2(n) until n nears 62; hex tops
+    out at 4. The floor sits well below both and above words and repeated patterns.
+    """
+    if n < 12:
+        return 2.5
+    if n < 20:
+        return 3.0
+    return 3.3
+
+
+def looks_random(value: str, min_len: int = 12) -> bool:
+    """Long enough, high entropy, not word-shaped, not a run or a keyboard walk."""
+    v = value.strip()
+    if len(v) < min_len or " " in v:
+        return False
+    if shannon(v) < entropy_floor(len(v)):
+        return False
+    if _wordy(v) or _sequential(v):
+        return False
+    classes = sum(
+        (any(c.islower() for c in v), any(c.isupper() for c in v), any(c.isdigit() for c in v),
+         any(not c.isalnum() for c in v))
+    )
+    return classes >= 2 or len(v) >= 24
+
+
+# --- one lower-cased copy per text -------------------------------------------------------------
+
+_last: tuple[str, str] = ("", "")
+
+
+def lowered(text: str) -> str:
+    """``text.lower()``, computed once for the detectors that all prefilter on it."""
+    global _last
+    if _last[0] is text:
+        return _last[1]
+    low = text.lower()
+    _last = (text, low)
+    return low

@@ -1,10 +1,16 @@
-"""detect-secrets' plugins, used for what they are good at: vetted regexes for ~25 providers.
+"""detect-secrets' plugins, used for what they are good at: vetted regexes and its keyword plugin.
 
-Regex plugins are run through their own ``denylist`` patterns with ``finditer`` so spans carry
-exact offsets. The keyword plugin (``password = "..."``) runs per line, and its findings go
-through detect-secrets' heuristic filters (sequential strings, UUIDs, templated secrets, ``$``
+Regex plugins run through their own ``denylist`` patterns with ``finditer`` so spans carry exact
+offsets; the keyword plugin (``password = "..."``) runs per line, and its findings go through
+detect-secrets' heuristic filters (sequential strings, UUIDs, templated secrets, ``$``
 references, indirect references). The high-entropy plugins are not used on their own: on traces
 they flag every git SHA and lock-file hash; context-aware entropy lives in ``detect/entropy.py``.
+
+Everything it reports also passes ``detect/filters.py`` (``agrees``): no git SHA, UUID,
+integrity hash, digest, public key, placeholder, reference or vendor doc example, and keyword
+values must pass the entropy detector's password test. Its findings carry confidence 0.65, below
+the rules', so a rule's more specific type wins when both find the same value. Speed: a trigger
+per plugin (below) and the keyword plugin only where a keyword is followed by an operator.
 """
 
 from __future__ import annotations
@@ -16,25 +22,37 @@ from detect_secrets.filters import heuristic
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.keyword import KeywordDetector
 
+from tracepub.detect import filters, validators
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.filters import is_placeholder
+from tracepub.detect.entropy import PASSWORD, value_ok
 from tracepub.model import Leaf, Span
 from tracepub.prefilter import folded, line_windows
 
-_SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "KeywordDetector", "IPPublicDetector"}
+# High-entropy plugins flag every hash; IPPublic is PII's business; PrivateKeyDetector matches the
+# bare header text ("BEGIN RSA PRIVATE KEY" in code that parses keys), where the private-key rule
+# requires a key body and covers the whole block.
+_SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "KeywordDetector", "IPPublicDetector", "PrivateKeyDetector"}
+CONFIDENCE = 0.65
+# The keyword plugin only finds a value right after a name and an operator (or a call).
+_FOLLOWED_BY_ASSIGNMENT = re.compile(r"""\w{0,40}[\]'"]{0,2}\s{0,4}(?:[:=!]|\.assign\(|\()""")
 
 
 def _type_of(secret_type: str) -> str:
     return "secret." + re.sub(r"[^a-z0-9]+", "_", secret_type.lower()).strip("_")
 
 
-def _heuristic_ok(secret: str) -> bool:
+def agrees(secret: str) -> bool:
+    """detect-secrets' heuristics and tracepub's filters both let ``secret`` through."""
+    if len(secret) >= 16 and filters.shannon(secret) < 2.5:
+        return False  # "ACCAGTTCAAGG...": DNA in a test file is not an AWS key
     return not (
         heuristic.is_sequential_string(secret)
         or heuristic.is_potential_uuid(secret)
         or heuristic.is_templated_secret(secret)
         or heuristic.is_prefixed_with_dollar_sign(secret)
-        or is_placeholder(secret)
+        or filters.is_placeholder(secret)
+        or filters.is_doc_example(secret)
+        or filters.is_identifier(secret)
     )
 
 
@@ -93,7 +111,8 @@ def _keyword_lines(text: str) -> list[tuple[int, int]]:
     for lit in _KEYWORD_LITERALS:
         i = fold.find(lit)
         while i >= 0:
-            spots.append(i)
+            if _FOLLOWED_BY_ASSIGNMENT.match(text, i):
+                spots.append(i)
             i = fold.find(lit, i + 1)
     return line_windows(text, spots)
 
@@ -162,9 +181,11 @@ class DetectSecrets(Detector):
                 for m in rx.finditer(text):
                     g = 1 if m.re.groups else 0
                     start, end = m.span(g)
-                    if start < 0 or end <= start or not _heuristic_ok(text[start:end]):
+                    if start < 0 or end <= start or not agrees(text[start:end]):
                         continue
-                    spans.append(Span(start, end, type_, f"detect-secrets:{plugin}", 0.8))
+                    if plugin == "BasicAuthDetector" and not validators.password_like(text[start:end]):
+                        continue  # gist://username:token@...: URL syntax in docs
+                    spans.append(Span(start, end, type_, f"detect-secrets:{plugin}", CONFIDENCE))
         for a, b in _keyword_lines(text):
             spans += [Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)
                       for s in self._keywords(text[a:b])]
@@ -177,13 +198,15 @@ class DetectSecrets(Detector):
             if len(line) > 8 and ("=" in line or ":" in line):
                 for secret in self._keyword.analyze_line(filename="trace.txt", line=line, line_number=0):
                     value = secret.secret_value or ""
-                    if len(value) < 6 or not _heuristic_ok(value) or heuristic.is_indirect_reference(line):
+                    if len(value) < 6 or not agrees(value) or heuristic.is_indirect_reference(line):
+                        continue
+                    if " " in value or not value_ok(value, PASSWORD, quoted=True):
                         continue
                     i = line.find(value)
                     if i >= 0:
                         spans.append(
                             Span(offset + i, offset + i + len(value), "secret.password",
-                                 "detect-secrets:KeywordDetector", 0.7)
+                                 "detect-secrets:KeywordDetector", CONFIDENCE)
                         )
             offset += len(line) + 1
         return spans

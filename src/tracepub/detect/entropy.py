@@ -1,0 +1,396 @@
+"""High-entropy values, but only where the context says "this is a secret".
+
+Entropy alone flags every git SHA, UUID, lock-file hash and base64 payload in a trace. Here a
+value is a candidate only when it stands in a secret's place:
+
+- assigned to a secret-like name: ``API_KEY=...``, ``export GH_TOKEN=...``,
+  ``"client_secret": "..."``, ``password: ...``, ``db.password=...``, ``api_key := "..."``,
+  ``apiKey: str = "..."``, ``setenv("TOKEN", "...")``, ``--password ...`` (``.env``, YAML,
+  TOML, INI, JSON-as-text, code, command lines; ``KEY=value`` lines inside JSON-escaped text
+  with ``\\n`` too);
+- the whole string under a secret-like JSON key (the walker's ``leaf.key``: ``{"token": "..."}``);
+- credential files are the same thing: ``.npmrc`` ``_authToken=``, ``.pypirc`` ``password =``,
+  gh ``hosts.yml`` ``oauth_token:``, docker ``"auth":``, kubeconfig ``token:`` /
+  ``client-key-data:``, ``~/.aws/credentials`` ``aws_secret_access_key =``, service-account
+  ``private_key_id``. (URL passwords, ``Authorization`` headers, ``.netrc`` and PEM blocks are
+  rules in ``patterns/``.)
+
+Names come in three tiers. *Password* names (``password``, ``passwd``, ``DB_PASS``) accept a
+human-made value (at least 6 characters, not only letters). *Strong* names (``secret``,
+``token``, ``api_key``, ``client_secret``, ``private_key``, ``credentials``) need a
+random-looking value; hex and UUIDs count, since many providers' keys are exactly that.
+*Weak* names (``key``, ``auth``) need a long random value that is not hex, and are flagged for
+review rather than trusted. Names that describe a secret without holding one
+(``token_count``, ``max_tokens``, ``api_key_header``, ``public_key``, ``next_page_token``,
+``password_reset_url``) are not secret-like. Every value then goes through ``filters``:
+placeholders, references to other variables, hashes, digests, public keys, doc examples.
+
+Speed: one Aho-Corasick pass over the lower-cased text finds the few trigger words (``pass``,
+``pwd``, ``secret``, ``token``, ``key``, ``auth``, ``cred``); only around those does any
+Python run, with one anchored regex match per candidate name.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from tracepub.detect import filters
+from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.keywords import KeywordIndex
+from tracepub.model import REDACTED, REVIEW, Leaf, Span
+
+PASSWORD, STRONG, WEAK = 3, 2, 1
+
+_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
+
+# Words that end a name describing, not holding, a secret.
+_NOT_SECRET_LAST = frozenset(
+    """id ids name names type types file files path paths dir directory folder url urls uri uris
+    endpoint endpoints host hostname port length len size count counts min max limit limits
+    expiry expires expiration expired ttl timeout lifetime enabled enable disabled required
+    optional format prefix suffix field fields header headers env var vars variable param params
+    usage hint hints help label labels description desc placeholder pattern regex validator
+    policy version kind mode method methods algorithm alg scope scopes provider providers source
+    store manager helper command cmd script reset changed updated created rotation strength
+    location region index idx hash hashed sha md5 digest checksum fingerprint fingerprints len
+    class schema option options config settings setting status state flag flags error errors
+    message msg prompt title text template tmpl example examples sample test tests spec specs
+    handler callback func function fn cache cached exists valid invalid validation
+    at on date time timestamp ms seconds secs days issuer audience user username login email
+    owner dialog modal input button form page view route link docs doc info meta metadata details
+    struct st ptr ref refs obj""".split()
+)
+# Words anywhere in a name that make it non-secret.
+_NOT_SECRET_ANY = frozenset(
+    "public pub publishable fingerprint tokenizer tokenize tokenized tokens keys keyboard keyword keywords "
+    "keystroke keypress keydown keyup keycode passed passing bypass passthrough passenger compass "
+    "author authors authority authorities authored authoring authz oauth2_redirect".split()
+)
+# Words before "token" that make it something else (pagination, LLM vocabularies, protocol).
+_TOKEN_NOT = frozenset(
+    """page next prev previous continuation cursor sync idempotency request correlation trace
+    span event message cancellation cancel progress eos bos pad unk sep cls mask start end stop
+    special input output prompt completion reasoning cached total max num count usage image
+    audio text vocab word sentence lexer parser csrf xsrf resume ws""".split()
+)
+# Words before "key" that make it an identifier, not a credential.
+_KEY_NOT = frozenset(
+    """primary foreign sort partition cache dict map hash lookup index unique composite row column
+    object field react idempotency public pub ssh gpg pgp host shortcut hot label translation
+    i18n group route query config setting settings registry json yaml dedup dedupe s3 bucket
+    file path storage redis memcache kv item entry record node element list table order
+    cursor state store local localstorage event message metric metrics tag tags
+    feature flag experiment cluster shard tenant env attribute attr prop property
+    dimension""".split()
+)
+# "key" preceded by one of these is a credential even with nothing else in the name.
+_KEY_STRONG = frozenset(
+    """api access secret private priv client signing sign encryption encrypt enc decryption
+    master license licence app application service account auth session consumer webhook root
+    admin deploy subscription server write read ingest integration sdk mobile hmac jwt aes
+    crypto cipher shared rest management personal live prod production sandbox test dev
+    secret_access openai anthropic stripe github gitlab slack google gemini groq mistral
+    cohere together fireworks perplexity deepseek xai replicate elevenlabs pinecone langsmith
+    langchain wandb huggingface hf aws azure gcp firebase supabase sentry datadog twilio
+    sendgrid mailgun algolia mapbox""".split()
+)
+_PASS_COMPOUNDS = frozenset({"dbpass", "pgpass", "mysqlpass", "userpass", "keypass", "smtppass", "mailpass", "rootpass", "adminpass"})
+_PASSWORD_WORDS = ("password", "passwd", "passphrase", "passcode", "passwort", "contrasena", "contraseña", "senha")
+# Full names that are secrets though their last word says otherwise.
+_STRONG_NAMES = frozenset({"private_key_id", "client_key_data", "secret_key_base", "secret_id", "client_secret_id"})
+
+_SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SPLIT = re.compile(r"[^A-Za-z0-9ñ]+")
+
+
+def words(name: str) -> list[str]:
+    return [w for w in _SPLIT.split(_SPLIT_CAMEL.sub("_", name).lower()) if w]
+
+
+@lru_cache(maxsize=8192)
+def name_tier(name: str) -> int:
+    """How strongly a variable / key / flag name says its value is a secret (0: not at all)."""
+    ws = words(name)
+    if not ws:
+        return 0
+    joined = "_".join(ws)
+    if joined in _STRONG_NAMES:
+        return STRONG
+    if ws[-1] in _NOT_SECRET_LAST or any(w in _NOT_SECRET_ANY for w in ws):
+        return 0
+    tier = 0
+    for i, w in enumerate(ws):
+        prev = ws[i - 1] if i else ""
+        if any(p in w for p in _PASSWORD_WORDS) or w in ("pass", "pw") or w in _PASS_COMPOUNDS:
+            return PASSWORD
+        if w.endswith("pwd") and (w != "pwd" or len(ws) > 1) and w != "oldpwd":
+            return PASSWORD  # MYSQL_PWD, dbpwd; a lone PWD is the working directory
+        if "secret" in w and not w.startswith("secretar"):
+            tier = max(tier, STRONG)
+        elif w == "token" or (w.endswith("token") and w != "token"):
+            if prev not in _TOKEN_NOT and w[:-5] not in _TOKEN_NOT:
+                tier = max(tier, STRONG)
+        elif w in ("apikey", "apitoken", "accesskey", "privatekey", "secretkey", "authkey", "authtoken",
+                   "credential", "credentials", "creds", "cred", "bearer", "apisecret", "clientsecret",
+                   "signingkey", "masterkey", "sessionkey", "encryptionkey", "licensekey"):
+            tier = max(tier, STRONG)
+        elif w == "key":
+            if prev in _KEY_NOT:
+                continue
+            tier = max(tier, STRONG if prev in _KEY_STRONG else WEAK)
+        elif w.endswith("key") and len(w) > 3 and w[:-3] in _KEY_STRONG:
+            tier = max(tier, STRONG)
+        elif w in ("auth", "authorization"):
+            tier = max(tier, WEAK)
+    return tier
+
+
+# After the name: an optional closing quote (JSON key, ['key']), then an operator, then a value.
+_ASSIGN = re.compile(
+    r"""(?P<close>\\?["'`])?\]?[ \t]{0,8}
+    (?P<op>:[ \t]{0,4}[A-Za-z_][\w.\[\]|, ]{0,60}?[ \t]{1,4}=(?!=)   # apiKey: str = "..."
+        |:=|::=|\?=|\+=|=>|===?|!==?|=|:(?![:/\\])|,|[ \t]+(?:is|was)(?=[ \t]))
+    [ \t]{0,8}
+    (?:
+        (?P<pfx>[rRbBuUf]{0,2}|@|SecretStr\(|Secret\()(?P<q>\\?["'`])(?P<qv>(?:(?!(?P=q)).){1,4096}?)(?P=q)
+      | (?P<uv>[^\s"'`,;\\]{1,8192})
+    )""",
+    re.VERBOSE,
+)
+_FLAG = re.compile(
+    r"""(?:=|[ \t]{1,4})
+    (?:(?P<q>["'])(?P<qv>(?:(?!(?P=q)).){1,1024}?)(?P=q)|(?P<uv>[^\s"'`,;&\\]{1,1024}))""",
+    re.VERBOSE,
+)
+_REAL_ASSIGNMENT = re.compile(r"""(?:\\?["'`])?\]?[ \t]{0,8}(?:[:=]|=>)""")
+_NEARBY = re.compile(
+    r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))[ \t]{1,4}[`'\"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
+)
+_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-ñ")
+_PATHLIKE = re.compile(r"(?:/|~/|\./|\.\./|[A-Za-z]:\\)[^\s]*[/\\]")
+_STOPWORDS = frozenset(
+    """required optional string str int bool boolean none null nil undefined true false yes no on
+    off empty hidden masked secret password passwd token key value values text input enabled
+    disabled default auto env environment file prompt ask stdin unset unknown see below above
+    same here there example sample dummy test changeme""".split()
+)
+
+_SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[-_. /:][A-Za-z]+)+")
+_TYPE_BY_NAME = (("private", "secret.private_key"), ("token", "secret.token"), ("key", "secret.api_key"))
+
+
+def _type_for(name: str, tier: int) -> str:
+    if tier == PASSWORD:
+        return "secret.password"
+    low = name.lower()
+    for word, type_ in _TYPE_BY_NAME:
+        if word in low:
+            return type_
+    return "secret.generic"
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def _clean(value: str) -> str:
+    """Drop what an unquoted value drags along: an unbalanced closing bracket, a final . : or ,"""
+    v = value
+    while v:
+        last = v[-1]
+        if last in ".:," or (last in _PAIRS and v.count(last) > v.count(_PAIRS[last])):
+            v = v[:-1]
+        else:
+            break
+    return v
+
+
+def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) -> bool:
+    """Whether ``value`` under a name of ``tier`` is worth redacting."""
+    v = value.strip()
+    if not v or len(v) > 8192:
+        return False
+    if filters.is_placeholder(v) or filters.is_doc_example(v) or filters.is_reference(v):
+        return False
+    if v.lower() in _STOPWORDS or _PATHLIKE.match(v):
+        return False
+    if filters.is_identifier(v, hex_ok=tier >= STRONG):
+        return False
+    if "\n" in v or "\t" in v or filters.is_regex_like(v):
+        return False
+    if not quoted and code_like and filters.is_plain_identifier(v):
+        return False  # password = db_password, {"password": include_password}: a variable
+    if tier == PASSWORD:
+        # people choose passwords: no randomness test, only "not a word, not words-with-dashes"
+        if len(v) < 6 or len(v) > 256:
+            return False
+        if (v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v):
+            return False  # "Incorrect", "pass-through": words; "vjguQaipRW-IkMlIbci" is not
+        if " " in v and len(v.split()) > 3:
+            return False  # a sentence, not a passphrase
+        return filters.shannon(v) >= 2.0
+    if " " in v:
+        return False
+    if tier == STRONG:
+        return filters.looks_random(v, 10) or (
+            (filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0
+        )
+    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id)
+    if all(c in "0123456789abcdefABCDEF-" for c in v):
+        return False
+    return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
+
+
+class ContextEntropy(Detector):
+    """Random-looking values in a secret's place (see the module docstring)."""
+
+    name = "entropy"
+    high_confidence = False
+    # Only the trigger words can start a finding; a string under a key containing one of them
+    # (``{"client_secret": "..."}``) is checked whatever its text. Spans depend on ``leaf.key``.
+    trigger = Trigger(literals=_TRIGGERS, key_words=_TRIGGERS)
+
+    def __init__(self) -> None:
+        self._index = KeywordIndex(_TRIGGERS)
+
+    def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
+        spans: list[Span] = []
+        if leaf is not None and leaf.key and len(text) >= 6:
+            span = self._keyed(text, leaf.key)
+            if span is not None:
+                spans.append(span)
+        if len(text) < 8:
+            return spans
+        low = filters.lowered(text)
+        if len(low) != len(text):
+            return spans
+        done = -1
+        for _, start, end in sorted(self._index.find(low), key=lambda h: h[1]):
+            if start <= done:
+                continue
+            a, b = _ident_bounds(text, start, end)
+            done = b
+            span = self._assignment(text, a, b)
+            if span is not None:
+                spans.append(span)
+        return spans
+
+    def _keyed(self, text: str, key: str) -> Span | None:
+        tier = name_tier(key)
+        if not tier:
+            return None
+        value = text.strip()
+        if value_ok(value, tier, quoted=True):
+            start = text.index(value)
+            return self._span(start, start + len(value), key, tier, "key")
+        return None
+
+    def _assignment(self, text: str, a: int, b: int) -> Span | None:
+        ident = text[a:b]
+        flag = ident.startswith("-")
+        name = ident.lstrip("-").strip(".")
+        tier = name_tier(_last_part(name))
+        if not tier:
+            return None
+        span = self._assigned(text, a, b, name, tier, flag)
+        if span is None and not _REAL_ASSIGNMENT.match(text, b):
+            span = self._nearby(text, b, name, tier)  # prose; a rejected assignment stays rejected
+        return span
+
+    def _assigned(self, text: str, a: int, b: int, name: str, tier: int, flag: bool) -> Span | None:
+        m = (_FLAG if flag else _ASSIGN).match(text, b)
+        if m is None:
+            return None
+        if not flag:
+            op = m.group("op")
+            quoted_name = a > 0 and text[a - 1] in "\"'`" or m.group("close") is not None
+            if op == "," and not (quoted_name and name.isupper()):
+                return None  # lists of names; only setenv("GH_TOKEN", "...")-style pairs count
+            # code: `password = x` with a lower-case name, or `{"password": x}` (JSON would quote x)
+            code_like = op in ("=", "==", "===", "!=", "!==") and not name.isupper() and not quoted_name
+            code_like = code_like or (quoted_name and op in (":", "=>"))
+            if op.strip() in ("is", "was") and m.group("qv") is None and tier == PASSWORD:
+                # prose: "the password is incorrect" / "is required"; a password in prose is
+                # found when it is not a word (value_ok), so only sentences need care here
+                code_like = True
+        else:
+            code_like = False
+        if m.group("qv") is not None:
+            value, vstart, quoted = m.group("qv"), m.start("qv"), True
+            if "{" in value and "}" in value:
+                return None  # f"Bearer {token}", template strings
+        else:
+            value, vstart, quoted = m.group("uv"), m.start("uv"), False
+            if a > 0 and text[a - 1] in "?&":
+                value = value.split("&", 1)[0]  # ?api_key=...&next=...: a URL query
+            value = _clean(value)
+            if any(c in value for c in "()[]{}"):
+                return None  # config['password'], token=token).sha, {x}: an expression
+        if not value_ok(value, tier, quoted=quoted, code_like=code_like):
+            return None
+        if not flag and m.group("op") == "," and len(value) < 16:
+            return None  # ("AES_KEY", "PBE2PARAM_st"): lists of names; a paired secret is long
+
+        return self._span(vstart, vstart + len(value), name, tier, "assign", text)
+
+    def _nearby(self, text: str, b: int, name: str, tier: int) -> Span | None:
+        """Prose: "here's the key, use it for the test run: ZGVwbG95...". A long random value
+        after a colon or "is" later in the same sentence as a secret word."""
+        m = _NEARBY.match(text, b)
+        if m is None:
+            return None
+        value = _clean(m.group("uv"))
+        code_like = m.group(0)[: m.start("uv") - m.start()].rstrip().endswith("=")
+        if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False, code_like=code_like):
+            return None
+        hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
+        if not (filters.looks_random(value, 16) or hexlike) or hexlike and len(value) in (40, 64):
+            return None  # a git SHA after "key ...:" is a commit; other hex after a secret word is a key
+        return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
+
+    def _span(self, start: int, end: int, name: str, tier: int, how: str, text: str = "") -> Span:
+        if text and end - start >= 40:
+            end = _base64_block_end(text, start, end)
+        confidence = {PASSWORD: 0.75, STRONG: 0.8, WEAK: 0.6}[tier]
+        action = REVIEW if tier == WEAK else REDACTED
+        return Span(start, end, _type_for(name, tier), f"{self.name}:{how}", confidence, action)
+
+
+_B64_LINE = re.compile(r"(?:\r?\n|(?:\\r)?\\n)(?:[ \t]{0,8}\d{1,6}→)?[ \t]{0,8}[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+_B64_VALUE = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def _base64_block_end(text: str, start: int, end: int) -> int:
+    """A base64 value that wraps over lines (a key body pasted without its PEM header): the
+    following lines of base64 belong to it."""
+    if not _B64_VALUE.fullmatch(text, start, end):
+        return end
+    for _ in range(200):
+        m = _B64_LINE.match(text, end)
+        if m is None:
+            break
+        end = m.end()
+    return end
+
+
+def _last_part(name: str) -> str:
+    """``settings.SECRET_KEY`` -> ``SECRET_KEY``; a lone weak word keeps its parent
+    (``config.api.key`` -> ``api.key``). The dotted path before it says where, not what."""
+    parts = [p for p in name.split(".") if p]
+    if len(parts) <= 1:
+        return name
+    last = parts[-1]
+    return f"{parts[-2]}.{last}" if last.lower() in ("key", "auth", "token", "secret") else last
+
+
+def _ident_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Grow ``[start, end)`` to the whole name around a trigger word (``export FOO_TOKEN``)."""
+    a, b, n = start, end, len(text)
+    while a > 0 and text[a - 1] in _IDENT_CHARS and start - a < 80:
+        a -= 1
+    while b < n and text[b] in _IDENT_CHARS and b - end < 80:
+        b += 1
+    # "...\nAPI_KEY=": the n of a JSON-escaped newline is not part of the name
+    if a > 0 and text[a - 1] == "\\" and text[a] in "nrt":
+        a += 1
+    return a, b
