@@ -3,11 +3,11 @@
 Usage: PYTHONPATH=src python bench/secrets_speed.py [--mb 4] [--chunk 4000] [--full]
 
 The text is the Python standard library's own source (code, docstrings, tests full of words
-like ``key``, ``token`` and ``password``), cut into chunks the size of a tool output. Each
-chunk is scanned once (the Engine cache is bypassed). Without ``--full`` only the secret
-detectors run (patterns, context entropy, detect-secrets); with it, the whole Engine
-(Presidio without NER as well). It also prints every span found: on this text each one is a
-false positive worth a look.
+like ``key``, ``token`` and ``password``), cut into distinct chunks the size of a tool output,
+so the Engine's cache does not help. Without ``--full`` only the secret detectors run
+(patterns, context entropy, detect-secrets); with it, the whole Engine (Presidio without NER
+as well). It also prints the spans found: on this text each one is a false positive worth a
+look.
 """
 
 from __future__ import annotations
