@@ -61,7 +61,8 @@ _MACROS = {
     "{L}": r"(?:(?<![A-Za-z0-9_-])|(?<=\\[nrt]))",
     "{R}": r"(?![A-Za-z0-9_-])",
     # a line break, also JSON-escaped, and the "   12→" line number of a file view (Claude's Read)
-    "{NL}": r"(?:\r?\n|(?:\\r)?\\n)[ \t]{0,8}(?:\d{1,6}→[ \t]{0,8})?",
+    # (JSON-escaped once or more: \\n, \\\\n; the arrow maybe written \\u2192)
+    "{NL}": r"(?:\r?\n|(?:\\+r)?\\+n)[ \t]{0,8}(?:\d{1,6}(?:→|\\+u2192)[ \t]{0,8})?",
 }
 # NAME[rest] [closing quote] OPERATOR [opening quote] VALUE. The rest of the name is short
 # (``_API_KEY``, ``.secret``); the operator covers .env/INI (=), YAML/JSON (:), Go (:=),
