@@ -315,10 +315,12 @@ def test_hard_negatives_as_structured_json(engine):
 def test_name_tiers():
     assert name_tier("DB_PASSWORD") == name_tier("PGPASSWORD") == name_tier("MYSQL_PWD") == 3
     assert name_tier("OPENAI_API_KEY") == name_tier("client_secret") == name_tier("_authToken") == 2
+    assert name_tier("AZURE_DEVOPS_PAT") == name_tier("GITHUB_PAT") == 2
     assert name_tier("client-key-data") == name_tier("private_key_id") == 2
     assert name_tier("key") == name_tier("_auth") == 1
     for name in ("max_tokens", "token_count", "public_key", "next_page_token", "PWD", "api_key_header", "TOKEN_URL",
-                 "certificate-authority-data", "password_reset_url", "cache_key", "tokenizer", "keyboard", "author"):
+                 "certificate-authority-data", "password_reset_url", "cache_key", "tokenizer", "keyboard", "author",
+                 "path", "pattern", "PAT"):
         assert name_tier(name) == 0, name
 
 

@@ -26,7 +26,7 @@ review rather than trusted. Names that describe a secret without holding one
 placeholders, references to other variables, hashes, digests, public keys, doc examples.
 
 Speed: one Aho-Corasick pass over the lower-cased text finds the few trigger words (``pass``,
-``pwd``, ``secret``, ``token``, ``key``, ``auth``, ``cred``); only around those does any
+``pwd``, ``secret``, ``token``, ``key``, ``auth``, ``cred``, ``pat``); only around those does any
 Python run, with one anchored regex match per candidate name.
 """
 
@@ -42,7 +42,7 @@ from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 PASSWORD, STRONG, WEAK = 3, 2, 1
 
-_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred")
+_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat")
 
 # Words that end a name describing, not holding, a secret.
 _NOT_SECRET_LAST = frozenset(
@@ -141,6 +141,8 @@ def name_tier(name: str) -> int:
             tier = max(tier, STRONG if prev in _KEY_STRONG else WEAK)
         elif w.endswith("key") and len(w) > 3 and w[:-3] in _KEY_STRONG:
             tier = max(tier, STRONG)
+        elif w == "pat" and len(ws) > 1:
+            tier = max(tier, STRONG)  # AZURE_DEVOPS_PAT, GITHUB_PAT: a personal access token
         elif w in ("auth", "authorization"):
             tier = max(tier, WEAK)
     return tier
@@ -265,9 +267,12 @@ class ContextEntropy(Detector):
         if len(low) != len(text):
             return spans
         done = -1
-        for _, start, end in sorted(self._index.find(low), key=lambda h: h[1]):
+        pat = _TRIGGERS.index("pat")
+        for k, start, end in sorted(self._index.find(low), key=lambda h: h[1]):
             if start <= done:
                 continue
+            if k == pat and (end < len(low) and low[end].isalpha() or start > 0 and low[start - 1].isalpha()):
+                continue  # "path", "pattern", "compat": only a whole word PAT names a token
             a, b = _ident_bounds(text, start, end)
             done = b
             span = self._assignment(text, a, b)

@@ -295,7 +295,8 @@ class PatternDetector(Detector):
             exact = len(low) == len(text)  # a case fold that changes length: no windows
             for i, found in hits.items():
                 rule = self.rules[i]
-                if not exact or rule.literal or rule.width >= UNBOUNDED:
+                # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
+                if not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
                     spans.extend(self.apply(rule, text))
                 else:
                     for a, b in _windows(found, rule.width, len(text)):
