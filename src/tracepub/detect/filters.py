@@ -242,9 +242,13 @@ def _wordy(v: str) -> bool:
     return sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.7
 
 
+_SEQUENTIAL_RUNS = tuple(s[i : i + 8] for s in _SEQUENTIAL for i in range(len(s) - 7))
+
+
 def _sequential(v: str) -> bool:
+    """``abcdef``, ``0123456789``, ``qwerty``, or a value holding a long run of one."""
     low = v.lower()
-    return len(low) >= 6 and any(low in s + s for s in _SEQUENTIAL)
+    return len(low) >= 6 and (any(low in s + s for s in _SEQUENTIAL) or any(r in low for r in _SEQUENTIAL_RUNS))
 
 
 def entropy_floor(n: int) -> float:
