@@ -212,7 +212,7 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
     v = value.strip()
     if not v or len(v) > 8192:
         return False
-    if filters.is_placeholder(v) or filters.is_doc_example(v) or filters.is_reference(v):
+    if filters.is_placeholder(v) or filters.is_doc_example(v) or filters.is_reference(v, dotted=code_like and not quoted):
         return False
     if v.lower() in _STOPWORDS or _PATHLIKE.match(v):
         return False
@@ -314,9 +314,9 @@ class ContextEntropy(Detector):
             # code: `password = x` with a lower-case name, or `{"password": x}` (JSON would quote x)
             code_like = op in ("=", "==", "===", "!=", "!==") and not name.isupper() and not quoted_name
             code_like = code_like or (quoted_name and op in (":", "=>"))
-            if op.strip() in ("is", "was") and m.group("qv") is None and tier == PASSWORD:
-                # prose: "the password is incorrect" / "is required"; a password in prose is
-                # found when it is not a word (value_ok), so only sentences need care here
+            if op.strip() in ("is", "was") and m.group("qv") is None:
+                # "the password is incorrect", "elif token is Number.Float": a word or a name
+                # after "is" is prose or code; a password or token there is not a name
                 code_like = True
         else:
             code_like = False

@@ -164,13 +164,16 @@ _NAME_SHAPE = re.compile(
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?")
 
 
-def is_reference(value: str) -> bool:
+def is_reference(value: str, dotted: bool = True) -> bool:
     """Code that names a value: ``settings.API_KEY``, ``os.environ["X"]``, ``get_token()``.
-    A dotted name counts only when its parts are words: ``pmhLvkLWzN.mjXCuGrX`` is a password."""
+    A dotted name counts only when its parts are shaped like names (``pmhLvkLWzN.mjXCuGrX`` is a
+    password), and only where code is likely (``dotted``): in ``.env`` or YAML a value is a value."""
     v = value.strip()
     if not _REFERENCE.match(v):
         return False
     if _DOTTED.fullmatch(v):
+        if not dotted:
+            return False
         parts = re.split(r"\.|::|->", v.removesuffix("()"))
         return all(_NAME_SHAPE.fullmatch(p) for p in parts)
     return True
