@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from tracepub import __version__, card, decisions, runstate
+from tracepub.detect.base import BLOCK_CONFIDENCE
 from tracepub.errors import Refusal
 from tracepub.output import DATASET, diff_files
 from tracepub.signoff import check_signoff, disk_files
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,95}/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$")
-BLOCK_CONFIDENCE = 0.8  # below this a hit is a lead for a human, not a reason to refuse
 PATHS_INFO_CHUNK = 500
 
 

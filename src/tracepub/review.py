@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from tracepub import decisions, runstate
+from tracepub.detect.base import BLOCK_CONFIDENCE
 from tracepub.errors import Refusal
 from tracepub.output import DATASET, MANIFEST, SIGNOFF
 from tracepub.report import ValueGroup, aggregate, iter_findings
 
 MIN_ADD = 3  # shorter values would redact ordinary words everywhere
 # Secrets found with high confidence block a publish even when kept (see publish.rescan).
-BLOCKING_CONFIDENCE = 0.8
 
 
 @dataclass
@@ -88,7 +88,7 @@ def resolve_ids(out: Path, ids: Iterable[str], groups: dict[str, ValueGroup] | N
 
 
 def blocks_publish(g: ValueGroup) -> bool:
-    return g.type.startswith("secret.") and g.conf_max >= BLOCKING_CONFIDENCE and not g.flagged
+    return g.type.startswith("secret.") and g.conf_max >= BLOCK_CONFIDENCE and not g.flagged
 
 
 def validate_add(text: str) -> str:

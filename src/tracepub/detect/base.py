@@ -78,6 +78,10 @@ class Detector:
         raise NotImplementedError
 
 
+# One threshold for "precise enough to refuse an upload": publish's re-scan loads only rules at
+# or above it and blocks only on hits at or above it; review warns before keeping such a value.
+BLOCK_CONFIDENCE = 0.9
+
 # Ranking used when spans overlap: the user's identity beats a secret beats other PII.
 PRIORITY = {"identity": 3, "secret": 2, "pii": 1, "custom": 3}
 

@@ -37,7 +37,7 @@ from importlib import resources
 from pathlib import Path
 
 from tracepub.detect import validators
-from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.base import BLOCK_CONFIDENCE, Detector, Trigger
 from tracepub.detect.filters import (
     is_doc_example,
     is_placeholder,
@@ -53,7 +53,7 @@ __all__ = ["HIGH_CONFIDENCE", "PatternDetector", "Rule", "load_rules", "parse_ru
 
 # A rule (or a match) at or above this confidence is precise enough to refuse a publish on its
 # own: distinctive prefixes, checksums, private-key blocks. Context-only rules sit below it.
-HIGH_CONFIDENCE = 0.9
+HIGH_CONFIDENCE = BLOCK_CONFIDENCE
 
 # Token boundaries for ``{L}``/``{R}``. ``\\[nrt]`` before a token: JSON-escaped text
 # ("...\nghp_...") where the walker could not decode the string.
