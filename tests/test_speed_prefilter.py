@@ -177,11 +177,13 @@ def test_prose_only_detectors_count_on_prose_lines_only():
 
     engine = Engine(DetectConfig(ner=True))
     assert engine.prefilter.prose_only
-    prose = '{"type":"assistant","message":{"content":[{"type":"text","text":"we should fix it now"}]}}'
-    tool = '{"type":"user","message":{"content":[{"type":"tool_result","content":"we should fix it now"}]}}'
-    summary = '{"type":"summary","summary":"we should fix it now","leafUuid":"x"}'
+    prose = '{"type":"assistant","message":{"content":[{"type":"text","text":"we should tell Priya Raman"}]}}'
+    tool = '{"type":"user","message":{"content":[{"type":"tool_result","content":"we should tell Priya Raman"}]}}'
+    summary = '{"type":"summary","summary":"we should tell Priya Raman","leafUuid":"x"}'
     reader = ClaudeCode()
     assert engine.line_hits(summary) == Prefilter.PROSE  # only NER could fire: the reader decides
+    # Prose without a capitalised word shaped like a name holds no one NER could find.
+    assert engine.line_hits('{"type":"summary","summary":"we should fix it now","leafUuid":"x"}') == Prefilter.NONE
     for raw, walked in ((prose, True), (tool, False), (summary, True)):
         assert reader.may_have_prose(json.loads(raw)) is walked
 

@@ -101,6 +101,9 @@ def literal_forms(literal: str) -> list[str]:
     return forms
 
 
+# Object keys that are written the same in a raw line whatever the encoding (ASCII word characters).
+_PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]+")
+
 # A window list of None means "the whole string".
 Plan = list[tuple[int, "list[tuple[int, int]] | None"]]
 
@@ -120,6 +123,7 @@ class Prefilter:
         # (detector, regex, on folded text). Patterns that start with a literal are fast: the
         # regex engine skips to that literal itself.
         self._patterns: list[tuple[int, re.Pattern, bool]] = []
+        self._key_patterns: list[tuple[int, re.Pattern]] = []  # Trigger.keys, on raw lines (folded)
         leaf_words: dict[str, tuple[set[int], set[int]]] = {}  # word -> (detectors, line detectors)
         line_words: dict[str, set[int]] = {}
         self.line_skip = True  # False: some detector cannot say cheaply what it needs
@@ -139,9 +143,14 @@ class Prefilter:
                 word(w)[1 if i in self.lines else 0].add(i)
                 for lw in line_forms(w):
                     line_words.setdefault(lw, set()).add(i)
+            plain = [k.lower() for k in trig.keys if _PLAIN_KEY.fullmatch(k)]
             for k in trig.keys:  # a key is in the raw line as written
-                for lw in line_forms(k.lower()):
-                    line_words.setdefault(lw, set()).add(i)
+                if not _PLAIN_KEY.fullmatch(k):
+                    for lw in line_forms(k.lower()):
+                        line_words.setdefault(lw, set()).add(i)
+            if plain:  # as a JSON key: quoted, then a colon (also in JSON written inside a string)
+                self._key_patterns.append((i, re.compile(
+                    '"(?:' + "|".join(map(re.escape, sorted(plain))) + r')\\*"(?:\s|\\+[nrt])*:')))
             for pat, on_fold in (*((p, False) for p in trig.patterns), *((p, True) for p in trig.folded)):
                 self._patterns.append((i, re.compile(pat), on_fold))
         for lit in line_literals:
@@ -171,11 +180,17 @@ class Prefilter:
                 for i in line_ids:
                     where.setdefault(i, []).append(start)
         for i, rx, on_fold in self._patterns:
+            if not prose and i in self.prose_only:
+                continue
             subject = fold if on_fold else text
-            if i in self.lines:
-                pos = [m.start() for m in rx.finditer(subject)]
-                if pos:
-                    where.setdefault(i, []).extend(pos)
+            if i in self.lines:  # one hit per line is enough: go on from the next line
+                m = rx.search(subject)
+                if m is not None:
+                    pos = where.setdefault(i, [])
+                    while m is not None:
+                        pos.append(m.start())
+                        nl = subject.find("\n", m.start())
+                        m = rx.search(subject, nl + 1) if nl >= 0 else None
             elif i not in hit and rx.search(subject):
                 hit.add(i)
         if not prose and self.prose_only:
@@ -220,6 +235,11 @@ class Prefilter:
                     prose = True
             for i, rx, on_fold in self._patterns:
                 if (not prose or i not in self.prose_only) and rx.search(fold if on_fold else text):
+                    if i not in self.prose_only:
+                        return self.ANY
+                    prose = True
+            for i, rx in self._key_patterns:
+                if rx.search(fold):
                     if i not in self.prose_only:
                         return self.ANY
                     prose = True
@@ -287,13 +307,11 @@ def windows_containing(text: str, literal: str) -> list[tuple[int, int]]:
     return line_windows(text, positions)
 
 
-# -- names: NER only on sentences that hold a name-like word --------------------------------
+# -- names: NER only on sentences that can hold a name ---------------------------------------
 # spaCy's NER reads ~50 kB/s per core, slower than everything else together, and prose is a few
-# percent of a trace. It runs only on the sentences (with their neighbours) that hold a word
-# shaped like a name: capitalised, not all capitals, and not a common English or technical word
-# (spaCy's stop words plus the list below). A sentence of lower-case words, stop words and
-# product names has nothing NER would call a person that this test would not see first.
-_WORD = re.compile(r"[^\W\d_][^\W\d_'’.-]*(?:[-'’][^\W\d_]+)*")
+# percent of a trace. It runs only on the sentences (with their neighbours) around the spots
+# ``detect.pii.name_spots`` finds: capitalised words shaped like a name where at least one is not
+# a common English or technical word (spaCy's stop words plus the list below, ``name_like``).
 _SENTENCE_END = re.compile(r"[.!?:;]\s+|\n+|\s[-*•]\s")
 _COMMON = """
 i i'm i'll i've i'd let let's here there now then next first second third finally also note
@@ -343,31 +361,6 @@ def name_like(word: str) -> bool:
         and word.split("'")[0].split("’")[0].lower() not in _COMMON_WORDS
 
 
-_PERSON_CUES = frozenset("""said says asked asks wrote writes mentioned suggested thinks wants noted replied
-pinged reported added approved reviewed commented agreed""".split())
-
-
-def name_spots(text: str) -> list[int]:
-    """Offsets of name-like words. A sentence's first word is capitalised anyway, so there it
-    counts only when another capitalised word or a cue (``said``, ``asked``, ``'s``) follows."""
-    words = list(_WORD.finditer(text))
-    if not words:
-        return []
-    starts = {0, *(m.end() for m in _SENTENCE_END.finditer(text))}
-    spots = []
-    for k, m in enumerate(words):
-        w = m.group()
-        if not name_like(w):
-            continue
-        if m.start() in starts or text[:m.start()].rstrip(" \t\"'(*_`>#") == "" \
-                or text[max(0, m.start() - 2):m.start()].rstrip() in {".", "!", "?", ":", ";"}:
-            nxt = words[k + 1].group() if k + 1 < len(words) else ""
-            if not (w.endswith(("'s", "’s")) or (nxt and (nxt[0].isupper() or nxt.lower() in _PERSON_CUES))):
-                continue
-        spots.append(m.start())
-    return spots
-
-
 def sentence_windows(text: str, spots: list[int], context: int = 1) -> list[tuple[int, int]]:
     """(start, end) of the sentences holding ``spots``, with ``context`` sentences each side,
     merged when they touch."""
@@ -380,25 +373,6 @@ def sentence_windows(text: str, spots: list[int], context: int = 1) -> list[tupl
     for pos in sorted(spots):
         k = bisect.bisect_right(bounds, pos) - 1
         a, b = bounds[max(0, k - context)], bounds[min(len(bounds) - 1, k + 1 + context)]
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
-
-
-def name_windows(text: str) -> list[tuple[int, int]]:
-    """(start, end) of the sentences that hold name-like words (adjacent ones merged)."""
-    spots = name_spots(text)
-    if not spots:
-        return []
-    bounds = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
-    import bisect
-
-    out: list[tuple[int, int]] = []
-    for pos in spots:
-        k = bisect.bisect_right(bounds, pos) - 1
-        a, b = bounds[k], bounds[min(len(bounds) - 1, k + 1)]
         if out and a <= out[-1][1]:
             out[-1] = (out[-1][0], max(out[-1][1], b))
         else:

@@ -274,6 +274,9 @@ class Engine:
         if windows is None:
             return detector.scan(text, leaf)
         self.stats["windows"] += len(windows)
+        scan_windows = getattr(detector, "scan_windows", None)
+        if scan_windows is not None:  # finds on these lines, reads context around them
+            return scan_windows(text, windows, leaf)
         out: list[Span] = []
         for a, b in windows:
             for s in detector.scan(text[a:b], leaf):

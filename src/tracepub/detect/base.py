@@ -37,7 +37,9 @@ class Trigger:
     lookarounds/``\\b`` only in forms that a neighbouring ``\\n``/``\\"`` also satisfies.
     ``lines``: everything the detector finds lies within one line holding a trigger hit, and
     what it finds in a line does not depend on the other lines; the engine then calls it on
-    those lines only (merged when adjacent), not on the whole string.
+    those lines only (merged when adjacent), not on the whole string. A detector whose findings
+    stay on those lines but whose scores read a little around them (Presidio's context words)
+    defines ``scan_windows(text, windows, leaf)``: it then gets the whole string and the lines.
     ``prose_only``: the detector runs on prose leaves only (NER); a line counts only if the
     reader says it may hold prose.
     ``keys``: the detector also runs on any string under one of these object keys (lower case),

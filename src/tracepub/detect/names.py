@@ -18,7 +18,7 @@ from tracepub.detect.identity import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # Lower-case words allowed inside a name ("Ludwig van Beethoven", "Maria de la Cruz").
-_PARTICLES = {"van", "von", "de", "da", "del", "der", "den", "di", "la", "le", "bin", "binti", "al", "el", "y",
+PARTICLES = {"van", "von", "de", "da", "del", "der", "den", "di", "la", "le", "bin", "binti", "al", "el", "y",
               "dos", "das", "du", "ter", "ten", "zu", "af", "av", "ibn", "mac", "st."}
 # Capitalised words that make a candidate something other than a person.
 _NOT_NAMES = {
@@ -80,19 +80,16 @@ _LIST_ITEM = re.compile(r"""["']([^"'<>\n]{3,80}?)[ \t]*(?:<[^"'\n]*>)?[ \t]*(?:
 # ``git blame``: ``^1f2e3d4 (Jane Doe 2025-11-12 10:00:00 +0100 40) code`` (a path may sit before the paren).
 _BLAME = re.compile(r"(?<![\w^])\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+\d{4}-\d{2}-\d{2}[ T]\d")
 # ``git shortlog -sn``: a count, a tab, a name.
-_SHORTLOG = re.compile(r"(?m)^[ \t]*\d+\t([^\t\n]{3,80})$")
+_SHORTLOG = re.compile(r"(?m)^[ \t]*[0-9]+\t([^\t\n]{3,80})$")
 # A name written next to an email in tables and CSV: ``| Jane Doe | jane@x.com |``, ``Jane Doe, jane@x.com``.
 _NEAR_EMAIL = re.compile(rf"({_TOKEN}(?:[ \t]+{_TOKEN}){{1,3}})[ \t]*[|,;(\t\"'][ \t|\"']*[\w.+-]+@[\w-]+\.[\w.-]+")
 
 # In prose, words that introduce a person ("thanks Jane Doe", "ask Li Wei to", "customer Ana Sousa").
-_CUE = re.compile(
-    r"(?i:\b(?:thanks|thank\s+you|hi|hey|hello|dear|ask|asked|ping|pinged|cc|add|added|invite|invited|tell|told|"
-    r"email|emailed|call|called|contact|message|from|by|with|customer|client|colleague|manager|engineer|user|"
-    r"owner|reviewer|author|maintainer|assignee|for|to|and|per)\b[ \t,:]+)"
-    rf"({_TOKEN}[ \t]+{_TOKEN}(?:[ \t]+{_TOKEN})?)"
-)
-_KEYWORDS = ("@", "(", "author", "by:", "commit", "copyright", "(c)", "©", "name", "<", "contributors", "maintainer",
-             "owner", "contact", "customer", "reviewer", "assignee", "\t")
+# On the name's line ("thank you" split by a line break is not a cue): everything stays on a line.
+_CUE_ALTS = (r"thanks|thank[ \t]+you|hi|hey|hello|dear|ask|asked|ping|pinged|cc|add|added|invite|invited|tell|told|"
+             r"email|emailed|call|called|contact|message|from|by|with|customer|client|colleague|manager|engineer|"
+             r"user|owner|reviewer|author|maintainer|assignee|for|to|and|per")
+_CUE = re.compile(rf"(?i:\b(?:{_CUE_ALTS})\b[ \t,:]+)({_TOKEN}[ \t]+{_TOKEN}(?:[ \t]+{_TOKEN})?)")
 _NAME_KEYS = {"name", "author", "full_name", "fullname", "display_name", "displayname", "contact_name", "real_name",
               "realname", "author_name", "authorname", "sender_name", "recipient_name", "user_name",
               "customer_name", "contributors", "maintainers", "authors", "owner", "committer", "reviewer", "assignee"}
@@ -115,7 +112,7 @@ def looks_like_name(text: str, min_tokens: int = 2, strict: bool = True) -> bool
         return True
     capitalised = 0
     for tok, low in zip(tokens, lower, strict=True):
-        if low in _PARTICLES and capitalised:
+        if low in PARTICLES and capitalised:
             continue
         if not tok[0].isupper():
             return False
@@ -132,97 +129,206 @@ def _trim(text: str, start: int) -> tuple[int, int] | None:
     keep: list[re.Match] = []
     for m in reversed(tokens):
         tok = m.group(0)
-        if tok[0].isupper() and not any(c.isdigit() for c in tok) or (keep and tok.lower() in _PARTICLES):
+        if tok[0].isupper() and not any(c.isdigit() for c in tok) or (keep and tok.lower() in PARTICLES):
             keep.insert(0, m)
         else:
             break
-    while keep and keep[0].group(0).lower() in _PARTICLES:
+    while keep and keep[0].group(0).lower() in PARTICLES:
         keep.pop(0)
     if not keep:
         return None
     return start + keep[0].start(), start + keep[-1].end()
 
 
-_CUE_WORDS = ("thanks", "thank", "hi", "hey", "hello", "dear", "ask", "ping", "cc", "add", "invite", "tell", "told",
-              "email", "call", "contact", "message", "from", "by", "with", "customer", "client", "colleague",
-              "manager", "engineer", "user", "owner", "reviewer", "author", "maintainer", "assignee", "for", "to",
-              "and", "per")
+# -- the engine's view: one part per structure, each with the trigger it needs ------------------
+# ARCHITECTURE.md, "Speed". Each part's trigger is a necessary condition for its own regex, so a
+# string (or a raw JSONL line) that holds none of them is not looked at, and all but the JSON
+# list form stay on the lines that hold their cue (``Trigger.lines``: every regex above except
+# ``_LIST`` stays within a line). ``StructuredNames.scan`` is still all of them on a whole string.
+# A cue, then (``_trim_leading``, ``looks_like_name``) a word that starts with a capital: ASCII
+# lower case excluded, any other letter kept (a superset of ``str.isupper``).
+_CUE_TRIGGER = rf"(?i:\b(?:{_CUE_ALTS})\b)[ \t,:]+[^\W\d_a-z]"
+# Every key in ``_KEYED`` ends with one of these words, then ``["']?[ \t]*[:=]``.
+_KEY_WORDS = ("name", "author", "owner", "maintainer", "contact", "customer", "sender", "recipient", "committer",
+              "reviewer", "assignee")
 
 
-class StructuredNames(Detector):
-    """Names from the structures above; everything it finds is redacted."""
+class _Part(Detector):
+    """One structure of ``StructuredNames``; ``find`` gets the escaped view."""
 
     name = "names"
-    high_confidence = False
-    # Its keywords, the prose cue words (``_CUE``), and its name keys (keys decide alone).
-    trigger = Trigger(literals=(*_KEYWORDS, *_CUE_WORDS), keys=tuple(_NAME_KEYS))
-
-    @staticmethod
-    def _prose(text: str) -> list[Span]:
-        return _prose_names(text)
+    context_free = True  # all but _KeyNames read the text alone
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        spans: list[Span] = []
-        text = escaped_view(text)  # same offsets; JSON written inside a string has its lines back
-        if leaf.prose:
-            spans += self._prose(text)
+        return self.find(escaped_view(text), leaf)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class _KeyNames(_Part):
+    """``{"author": "Jane Doe"}``: the key says it is a person (any text under it)."""
+
+    trigger = Trigger(keys=tuple(sorted(_NAME_KEYS)))
+    context_free = False
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
         key = (leaf.key or "").lower()
-        if key in _NAME_KEYS and len(text) <= 120:
-            value = re.sub(r"\s*<[^<>]*>\s*|\s*\([^()]*\)\s*$", "", text).strip()
-            if value and looks_like_name(value, 2):
-                i = text.find(value)
-                spans.append(Span(i, i + len(value), "pii.person", "names:key", 0.85))
-        low = text.lower()
-        if not any(k in low for k in _KEYWORDS):
-            return spans
-        if ":" in text:
-            for m in _TRAILER.finditer(text):
-                value = m.group(1).strip()
-                if value and looks_like_name(value, 1, strict=False):
-                    s = m.start(1) + m.group(1).find(value)
-                    spans.append(Span(s, s + len(value), "pii.person", "names:trailer", 0.9))
-        if "<" in text and "@" in text:
+        if key not in _NAME_KEYS or len(text) > 120:
+            return []
+        value = re.sub(r"\s*<[^<>]*>\s*|\s*\([^()]*\)\s*$", "", text).strip()
+        if value and looks_like_name(value, 2):
+            i = text.find(value)
+            return [Span(i, i + len(value), "pii.person", "names:key", 0.85)]
+        return []
+
+
+class _TrailerNames(_Part):
+    """``Author: Name <email>``, ``Co-authored-by: Name``: the keywords of ``_TRAILER`` (all end
+    in one of these literals, or are ``cc`` before a colon)."""
+
+    trigger = Trigger(literals=("author", "commit", "-by", "behalf-of"), folded=(r"cc[ \t]*:",), lines=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        if ":" not in text:
+            return []
+        spans = []
+        for m in _TRAILER.finditer(text):
+            value = m.group(1).strip()
+            if value and looks_like_name(value, 1, strict=False):
+                s = m.start(1) + m.group(1).find(value)
+                spans.append(Span(s, s + len(value), "pii.person", "names:trailer", 0.9))
+        return spans
+
+
+class _EmailNames(_Part):
+    """``Name <x@y>`` and ``Name, x@y.z``: an ``@`` followed by ``...>`` or, after a local-part
+    character, by ``domain.tld``."""
+
+    trigger = Trigger(folded=(r"@(?:(?<=[\w.+-]@)[\w-]+\.[\w.-]|[^<>\s]*>)",), lines=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        spans = []
+        if "<" in text:
             for m in _NAME_EMAIL.finditer(text):
                 cut = _trim(m.group(1), m.start(1))
                 if cut and looks_like_name(text[cut[0]:cut[1]], 1):
                     spans.append(Span(cut[0], cut[1], "pii.person", "names:name-email", 0.9))
-        if "@" in text:
-            for m in _NEAR_EMAIL.finditer(text):
-                cut = _trim(m.group(1), m.start(1))
-                if cut and looks_like_name(text[cut[0]:cut[1]], 2):
-                    spans.append(Span(cut[0], cut[1], "pii.person", "names:near-email", 0.8))
-        if "copyright" in low or "(c)" in low or "©" in text:
-            for m in _COPYRIGHT.finditer(text):
-                cut = _trim_leading(m.group(1), m.start(1))
-                if cut and looks_like_name(text[cut[0]:cut[1]], 2):
-                    spans.append(Span(cut[0], cut[1], "pii.person", "names:copyright", 0.85))
-        if "=" in text or ":" in text:
-            for m in _KEYED.finditer(text):
-                g = 2 if m.group(2) is not None else 4
-                value = m.group(g).strip()
-                if value and looks_like_name(value, 2):
-                    s = m.start(g) + m.group(g).find(value)
-                    spans.append(Span(s, s + len(value), "pii.person", "names:key", 0.8))
-        if "[" in text:
-            for lm in _LIST.finditer(text):
-                for im in _LIST_ITEM.finditer(lm.group(1)):
-                    value = im.group(1).strip()
-                    if looks_like_name(value, 2):
-                        s = lm.start(1) + im.start(1) + im.group(1).find(value)
-                        spans.append(Span(s, s + len(value), "pii.person", "names:list", 0.85))
-        if "(" in text:
-            for m in _BLAME.finditer(text):
-                value = m.group(1).strip()
-                if looks_like_name(value, 1, strict=False):
-                    s = m.start(1) + m.group(1).find(value)
-                    spans.append(Span(s, s + len(value), "pii.person", "names:blame", 0.9))
-        if "\t" in text:
-            for m in _SHORTLOG.finditer(text):
-                value = m.group(1).strip()
-                if looks_like_name(value, 2):
-                    s = m.start(1) + m.group(1).find(value)
-                    spans.append(Span(s, s + len(value), "pii.person", "names:shortlog", 0.8))
+        for m in _NEAR_EMAIL.finditer(text):
+            cut = _trim(m.group(1), m.start(1))
+            if cut and looks_like_name(text[cut[0]:cut[1]], 2):
+                spans.append(Span(cut[0], cut[1], "pii.person", "names:near-email", 0.8))
         return spans
+
+
+class _CopyrightNames(_Part):
+    trigger = Trigger(literals=("copyright", "(c)", "©"), lines=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        spans = []
+        for m in _COPYRIGHT.finditer(text):
+            cut = _trim_leading(m.group(1), m.start(1))
+            if cut and looks_like_name(text[cut[0]:cut[1]], 2):
+                spans.append(Span(cut[0], cut[1], "pii.person", "names:copyright", 0.85))
+        return spans
+
+
+class _KeyedNames(_Part):
+    """``name = "X"``, ``author: X`` in config text (``_KEYED``)."""
+
+    trigger = Trigger(literals=_KEY_WORDS, lines=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        if "=" not in text and ":" not in text:
+            return []
+        spans = []
+        for m in _KEYED.finditer(text):
+            g = 2 if m.group(2) is not None else 4
+            value = m.group(g).strip()
+            if value and looks_like_name(value, 2):
+                s = m.start(g) + m.group(g).find(value)
+                spans.append(Span(s, s + len(value), "pii.person", "names:key", 0.8))
+        return spans
+
+
+class _ListNames(_Part):
+    """``"contributors": [...]``: the list may span lines, so the whole string is read."""
+
+    trigger = Trigger(literals=("contributors", "maintainers", "authors"))
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        spans = []
+        for lm in _LIST.finditer(text):
+            for im in _LIST_ITEM.finditer(lm.group(1)):
+                value = im.group(1).strip()
+                if looks_like_name(value, 2):
+                    s = lm.start(1) + im.start(1) + im.group(1).find(value)
+                    spans.append(Span(s, s + len(value), "pii.person", "names:list", 0.85))
+        return spans
+
+
+class _BlameNames(_Part):
+    """``git blame``: a parenthesis, the author, a date (``_BLAME``)."""
+
+    trigger = Trigger(folded=(r"\([^()\n]{2,80}?[ \t]+\d{4}-\d{2}-\d{2}[ t]\d",), lines=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        spans = []
+        for m in _BLAME.finditer(text):
+            value = m.group(1).strip()
+            if looks_like_name(value, 1, strict=False):
+                s = m.start(1) + m.group(1).find(value)
+                spans.append(Span(s, s + len(value), "pii.person", "names:blame", 0.9))
+        return spans
+
+
+class _ShortlogNames(_Part):
+    """``git shortlog -sn``: a count, a tab, a name (ASCII digits: folded, a digit is ``0``; on a
+    raw line the tab may still be written ``\t``)."""
+
+    trigger = Trigger(folded=(r"0(?:\t|\\+t)",), lines=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        spans = []
+        for m in _SHORTLOG.finditer(text):
+            value = m.group(1).strip()
+            if looks_like_name(value, 2):
+                s = m.start(1) + m.group(1).find(value)
+                spans.append(Span(s, s + len(value), "pii.person", "names:shortlog", 0.8))
+        return spans
+
+
+class _CueNames(_Part):
+    """Prose: "thanks Jane Doe", "ask Li Wei" (``_CUE``), on prose lines that hold a cue and a
+    capitalised word after it."""
+
+    trigger = Trigger(patterns=(_CUE_TRIGGER,), lines=True, prose_only=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        return _prose_names(text) if leaf.prose else []
+
+
+_PARTS: tuple[type[_Part], ...] = (_KeyNames, _TrailerNames, _EmailNames, _CopyrightNames, _KeyedNames, _ListNames,
+                                   _BlameNames, _ShortlogNames, _CueNames)
+
+
+class StructuredNames(Detector):
+    """Names from the structures above; everything it finds is redacted. The engine runs its
+    parts (``parts``), each behind its own trigger; ``scan`` runs them all on one string."""
+
+    name = "names"
+    high_confidence = False
+    trigger = None  # never asked: the engine registers the parts
+
+    def __init__(self) -> None:
+        self._parts = [cls() for cls in _PARTS]
+
+    def parts(self) -> list[Detector]:
+        return list(self._parts)
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        view = escaped_view(text)  # same offsets; JSON written inside a string has its lines back
+        return [s for part in self._parts for s in part.find(view, leaf)]
 
 
 def _prose_names(text: str) -> list[Span]:
@@ -242,11 +348,11 @@ def _trim_leading(text: str, start: int) -> tuple[int, int] | None:
         tok = m.group(0)
         if tok[0].isupper() and not any(c.isdigit() for c in tok) and tok.lower().strip(".") not in _NOT_NAMES:
             keep.append(m)
-        elif keep and tok.lower() in _PARTICLES:
+        elif keep and tok.lower() in PARTICLES:
             keep.append(m)
         else:
             break
-    while keep and keep[-1].group(0).lower() in _PARTICLES:
+    while keep and keep[-1].group(0).lower() in PARTICLES:
         keep.pop()
     if not keep:
         return None

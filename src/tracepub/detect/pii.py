@@ -32,9 +32,9 @@ import threading
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.identity import escaped_view
-from tracepub.detect.names import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
+from tracepub.detect.names import CUES, GREETINGS, PARTICLES, SPEECH, looks_like_name, ner_action, ner_score
 from tracepub.model import Leaf, Span
-from tracepub.prefilter import windows_matching
+from tracepub.prefilter import folded, windows_matching
 
 log = logging.getLogger(__name__)
 
@@ -55,21 +55,58 @@ _TYPES = {
     "UK_NHS": "pii.national_id",
     "PERSON": "pii.person",
 }
-_DIGITS = re.compile(r"\d")
+_DIGITS = re.compile(r"[0-9]")
 _CONTEXT_WINDOW = 48
 _CONTEXT_BOOST = 0.35
 _NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@")
 # Digit runs that could be a phone number; not glued to letters, hyphens or dots (UUIDs, hashes, versions).
-_PHONE_CANDIDATE = re.compile(r"(?<![\w.+/-])\+?\(?\d[\d \t().-]{5,22}\d(?![\w-]|\.\d)")
+_PHONE_CANDIDATE = re.compile(r"(?<![\w.+/-])\+?\(?[0-9][0-9 \t().-]{5,22}[0-9](?![\w-]|\.\d)")
 _IPV4ISH = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 # spaCy's small English model often labels unfamiliar full names as ORG or GPE: a two- to
 # four-word entity of those labels that looks like a name is taken too, below the threshold.
 _NAME_LIKE_LABELS = {"ORG", "GPE", "NORP", "FAC", "PRODUCT", "WORK_OF_ART", "LOC"}
-# NER costs ~4 ms per sentence: only prose with two capitalised words in a row, or a capitalised
-# word in mid-sentence, can hold a name it would accept (see ``_people``).
-_MAY_NAME = re.compile(r"[A-Z][a-z'’-]+[ \t]+[A-Z][a-z]|[a-z0-9,;:)][ \t]+[A-Z][a-z]|[A-Z][a-z]+(?:['’]s\b|[ \t]+"
-                       r"(?:said|says|wrote|mentioned|suggested|reported|asked|thinks|agreed|approved|reviewed|merged)\b)")
-_NINO_HINT = re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2}[ -]?\d{2}[ -]?\d{2}[ -]?\d{2}[ -]?[A-D]\b")
+# NER costs milliseconds per sentence, and it can only give a person (``_people_in``) where the text
+# has two capitalised words in a row (particles between: "Maria de la Cruz"), a cue word then a
+# capitalised word ("thanks Priya"), a capitalised word then a speech word ("Raman said",
+# "Priya's"), or a capitalised hyphenated or apostrophe name ("Jean-Luc", "O'Brien"). ``_MAY_NAME``
+# finds those shapes (a capital: any letter but ASCII lower case); ``name_spots`` then keeps the
+# ones ``_people_in`` could accept (``looks_like_name``) whose words are not all common English
+# or technical words (``prefilter.name_like``: "Now I", "Claude Code" are no one). NER reads the
+# sentences around the spots, one sentence of context each side.
+_CAP = r"[^\W\d_a-z]"
+_CAP_WORD = r"[^\W\d_a-z](?:[^\W\d_]|['’.-])*"
+_GAP = r"[^\S\n]+"
+_PARTICLE_ALTS = "|".join(sorted((re.escape(p) for p in PARTICLES), key=len, reverse=True))
+_SPEECH_ALTS = "|".join(sorted(w for w in SPEECH if w.isalpha()))
+_CUE_ALTS = "|".join(sorted(CUES, key=len, reverse=True))
+_PAIR = re.compile(rf"(?=({_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP_WORD}))")
+_CUED = re.compile(rf"(?i:\b(?:{_CUE_ALTS})){_GAP}({_CAP_WORD})")
+_SPOKEN = re.compile(rf"({_CAP_WORD}?)(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)")
+_JOINED = re.compile(rf"{_CAP}[^\W\d_]*[-'’‐–]{_CAP}")
+_MAY_NAME = re.compile(rf"{_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CUED.pattern}|{_SPOKEN.pattern}"
+                       rf"|{_JOINED.pattern}")
+
+
+def name_spots(text: str) -> list[int]:
+    """Offsets where NER could find a person (see above), in order."""
+    if _MAY_NAME.search(text) is None:
+        return []
+    from tracepub.prefilter import name_like
+
+    spots: set[int] = set()
+    for m in _PAIR.finditer(text):
+        words = [w for w in m.group(1).split() if w.lower() not in PARTICLES]
+        if looks_like_name(m.group(1), 2) and any(name_like(w) for w in words):
+            spots.add(m.start())
+    for rx in (_CUED, _SPOKEN):
+        for m in rx.finditer(text):
+            if looks_like_name(m.group(1), 1) and name_like(m.group(1)):
+                spots.add(m.start(1))
+    spots.update(m.start() for m in _JOINED.finditer(text))
+    return sorted(spots)
+
+
+_NINO_HINT = re.compile(r"\b[A-CEGHJ-PR-TW-Z]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[A-D]\b")
 
 
 def _offline_tldextract() -> None:
@@ -105,15 +142,60 @@ def is_public_ip(text: str) -> bool:
 
 
 # -- speed (ARCHITECTURE.md, "Speed") -------------------------------------------------------------
-# The recognizers below need "@" or at least six digits in the string (the gates in ``scan``):
-# that is Presidio's trigger. NER is its own part (``ProseNames``) with a prose-only trigger.
-_SIX_DIGITS = r"0(?:[^0]*+0){5}"  # on folded text, where every digit is 0
+# The engine runs Presidio as three parts, each behind a trigger that every match needs, and on
+# the lines that hold a trigger hit (Presidio's patterns never cross a line):
+# - emails: an "@" after a character an address can end its local part with, then "x.y";
+# - numbers (phones, cards, national ids, IBANs, IPs): six digits with at most separators between
+#   them, "0000:0000" (Aadhaar), an IPv4 or IPv6 shape, or an IBAN country code and its two check
+#   digits; their context words are still read around the match in the whole string;
+# - NER on prose (``ProseNames``), behind ``_MAY_NAME``.
+# Folded text (``tracepub.prefilter.folded``): ASCII lower case, every ASCII digit "0".
+_EMAIL_TRIGGER = r"""@(?<![\s"(),;:<>\[\]\\@.]@)[^\s.@]+\.[^\s.]"""
+_NUMBER_TRIGGERS = (
+    r"0(?:[ \t().-]*+0){5}",  # six digits: phones, cards, SSN, NIF, Aadhaar, NINO
+    r"0[ -]?[^\x00-\x7f](?<=\d)",  # an ASCII digit then another digit (Presidio's card pattern reads \d)
+    r"0\.0{1,3}\.0{1,3}\.0",  # IPv4
+    r":[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}:",  # IPv6 without "::"
+)
 _IPV6_HINT = re.compile(r"::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
-# Lines that can hold a match: every IPv4 has d.d.d.d, every IPv6 "::" or four colons in a row
-# of groups; every email an "@" (Presidio's patterns never cross a line).
+# Lines that can hold an address: every IPv4 has d.d.d.d, every IPv6 "::" or four colons in a row
+# of groups.
 _IP_LINES = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
 _AT_LINES = re.compile("@")
-_DIGITS_6, _DIGITS_7, _DIGITS_8 = (re.compile(r"\d(?:\D*+\d){" + str(n - 1) + "}") for n in (6, 7, 8))
+_DIGIT_SHAPES = re.compile(r"000(?:0[- ]?000|[- .]00[- .]0000|-000000|0000|0:0000)")
+_IBAN_HINT = re.compile(r"[A-Z]{2}[0-9]{2}")  # Presidio's IBAN pattern starts so (case-sensitive)
+_DIGITS_7, _DIGITS_8 = (re.compile(r"\d(?:\D*+\d){" + str(n - 1) + "}") for n in (7, 8))
+
+
+def _joined(text: str, windows: list[tuple[int, int]]) -> tuple[str, list[int]]:
+    """The windows of ``text`` joined by line breaks, and where each starts in the result."""
+    if len(windows) == 1:
+        a, b = windows[0]
+        return text[a:b], [0]
+    starts, pos = [], 0
+    for a, b in windows:
+        starts.append(pos)
+        pos += b - a + 1
+    return "\n".join(text[a:b] for a, b in windows), starts
+
+
+def _shifted(results: list, windows: list[tuple[int, int]], starts: list[int]) -> list:
+    """Results found in ``_joined`` text, with offsets in the original text."""
+    import bisect
+
+    out = []
+    for r in results:
+        k = bisect.bisect_right(starts, r.start) - 1
+        shift = windows[k][0] - starts[k]
+        out.append(_Result(r.entity_type, r.start + shift, r.end + shift, r.score))
+    return out
+
+
+def _iban_shapes() -> tuple[str, ...]:
+    """An IBAN is valid only for a country Presidio knows a format for: its code and two digits."""
+    from presidio_analyzer.predefined_recognizers.generic.iban_patterns import regex_per_country
+
+    return tuple(sorted(f"{cc.lower()}00" for cc in regex_per_country))
 
 
 class _Result:
@@ -128,7 +210,7 @@ class _Result:
 class Presidio(Detector):
     name = "presidio"
     context_free = True  # spans depend on the text and leaf.prose only (the engine caches by text)
-    trigger = Trigger(literals=("@",), folded=(_SIX_DIGITS,))
+    trigger = None  # never asked: the engine registers the parts (``parts``)
 
     def __init__(self, ner: bool = True, ner_threshold: float = 0.85):
         _offline_tldextract()
@@ -166,10 +248,10 @@ class Presidio(Detector):
 
     # -- helpers ---------------------------------------------------------------------------
     def parts(self) -> list[Detector]:
-        """The engine's view: the recognizers, and NER on prose as a part of its own (its
-        trigger is prose-only and it runs in batches). ``scan`` stays the two together."""
-        patterns = _Patterns(self)
-        return [patterns, ProseNames(self)] if self.ner_model else [patterns]
+        """The engine's view: emails, numbers, and NER on prose, each with its own trigger
+        (NER is prose-only and runs in batches). ``scan`` stays all of them together."""
+        parts: list[Detector] = [_Emails(self), _Numbers(self)]
+        return [*parts, ProseNames(self)] if self.ner_model else parts
 
     @staticmethod
     def _analyze(rec, text: str, entities: list[str]) -> list:
@@ -182,15 +264,15 @@ class Presidio(Detector):
         entity = rec.supported_entities[0]
         return [_Result(entity, s, e, score) for s, e, score in presidio_fast.analyze(rec, text)]
 
-    def _ips(self, text: str) -> list:
+    def _ips(self, text: str, windows: list[tuple[int, int]] | None = None) -> list:
         """IP results for the whole text, computed on the lines that can hold an address."""
-        out: list = []
-        for a, b in windows_matching(text, _IP_LINES):
-            window = text[a:b]
-            rec = self._ip if _IPV6_HINT.search(window) else self._ip4
-            out += [_Result(r.entity_type, r.start + a, r.end + a, r.score)
-                    for r in self._analyze(rec, window, ["IP_ADDRESS"])]
-        return out
+        lines = [(a + a0, b + a0) for a0, b0 in windows or [(0, len(text))]
+                 for a, b in windows_matching(text[a0:b0], _IP_LINES)]
+        if not lines:
+            return []
+        joined, starts = _joined(text, lines)
+        rec = self._ip if _IPV6_HINT.search(joined) else self._ip4
+        return _shifted(self._analyze(rec, joined, ["IP_ADDRESS"]), lines, starts)
 
     def _on_lines(self, rec, text: str, entities: list[str], lines: re.Pattern) -> list:
         """A recognizer whose matches never span a line, run on the lines ``lines`` finds; the
@@ -200,6 +282,13 @@ class Presidio(Detector):
             out += [_Result(r.entity_type, r.start + a, r.end + a, r.score)
                     for r in self._analyze(rec, text[a:b], entities)]
         return out
+
+    def _in_windows(self, rec, text: str, windows: list[tuple[int, int]], analyze=None) -> list:
+        """``rec`` run once on the windows (whole lines) joined by line breaks: its matches never
+        cross a line and see the same neighbours there. Results carry offsets in ``text``."""
+        joined, starts = _joined(text, windows)
+        found = analyze(joined) if analyze else self._analyze(rec, joined, rec.supported_entities)
+        return _shifted(found, windows, starts)
 
     @staticmethod
     def _spans(text: str, results, context: list[str] | None = None, min_score: float = 0.5) -> list[Span]:
@@ -220,22 +309,24 @@ class Presidio(Detector):
             out.append(Span(r.start, r.end, type_, f"presidio:{r.entity_type}", round(score, 3)))
         return out
 
-    def _phones(self, text: str) -> list[Span]:
+    def _phones(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[Span]:
         """``phonenumbers`` scans for every region over the whole text, the slowest step by far on
         tool output; so it only sees short windows around digit runs that could be a number."""
         out: list[Span] = []
-        for m in _PHONE_CANDIDATE.finditer(text):
-            a, b = m.span()
-            if len(_DIGITS.findall(m.group())) < 7 or _IPV4ISH.match(m.group()):
-                continue
-            a0, b0 = max(0, a - _CONTEXT_WINDOW), min(len(text), b + 2)
-            window = text[a0:b0]
-            for s in self._spans(window, self._phone.analyze(window, ["PHONE_NUMBER"], None), self._phone.context, 0.4):
-                if s.end + a0 <= a or s.start + a0 >= b:
-                    continue  # a match in the context part belongs to another candidate
-                s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
-                if not _not_a_phone(text, s):
-                    out.append(s)
+        for w0, w1 in windows or [(0, len(text))]:
+            for m in _PHONE_CANDIDATE.finditer(text, w0, w1):
+                a, b = m.span()
+                if len(_DIGITS.findall(m.group())) < 7 or _IPV4ISH.match(m.group()):
+                    continue
+                a0, b0 = max(0, a - _CONTEXT_WINDOW), min(len(text), b + 2)
+                window = text[a0:b0]
+                for s in self._spans(window, self._phone.analyze(window, ["PHONE_NUMBER"], None), self._phone.context,
+                                     0.4):
+                    if s.end + a0 <= a or s.start + a0 >= b:
+                        continue  # a match in the context part belongs to another candidate
+                    s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
+                    if not _not_a_phone(text, s):
+                        out.append(s)
         return out
 
     def _ner(self):
@@ -257,33 +348,58 @@ class Presidio(Detector):
         return spans
 
     def scan_patterns(self, text: str, leaf: Leaf) -> list[Span]:
-        spans: list[Span] = []
+        """Every recognizer on the whole string (the engine runs the parts on their lines)."""
         text = escaped_view(text)  # same offsets: "\\n81.2.3.4" would glue an "n" to the address
+        return self.emails(text) + self.numbers(text)
+
+    def emails(self, text: str) -> list[Span]:
+        spans: list[Span] = []
         if "@" in text:
             for s in self._spans(text, self._on_lines(self._email, text, ["EMAIL_ADDRESS"], _AT_LINES)):
                 s = _trim_email(text, s)
                 if s is not None and not _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
                     spans.append(s)
-        # Only the thresholds 6, 7 and 8 matter: a search that stops there, not a count.
-        ndigits = 8 if _DIGITS_8.search(text) else 7 if _DIGITS_7.search(text) else 6 if _DIGITS_6.search(text) else 0
-        if ndigits >= 7:
-            spans += self._phones(text)
+        return spans
+
+    def numbers(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[Span]:
+        """Phones, cards, national ids, IBANs and public IPs, looked for on ``windows`` (lines of
+        ``text`` that hold every possible match; None: all of it). Context words, the digit
+        counts that gate IPs and IBANs and the checks around a match read the whole text."""
+        whole = [(0, len(text))]
+        wins = windows or whole
+        spans = self._phones(text, windows)
+        joined, starts = _joined(text, wins)
+        # Every card, SSN, NIF and Aadhaar pattern holds one of these digit shapes (folded: ASCII
+        # digits as 0; Presidio's card pattern reads any digit, so other text goes through).
+        if not joined.isascii() or _DIGIT_SHAPES.search(folded(joined)):
             for rec in self._digit_recognizers:
-                spans += [s for s in self._spans(text, self._analyze(rec, text, rec.supported_entities), rec.context, 0.4)
-                          if not _glued(text, s)]
-            if "." in text or ":" in text:
-                for s in self._spans(text, self._ips(text)):
-                    if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
-                        spans.append(s)
-        if ndigits >= 6 and _NINO_HINT.search(text):
-            spans += self._spans(text, self._analyze(self._nino, text, ["UK_NINO"]), self._nino.context, 0.4)
-        if ndigits >= 8:
-            spans += self._spans(text, self._iban.analyze(text, ["IBAN_CODE"], None))
-        return spans  # NER: ProseNames (a part of its own)
+                found = _shifted(self._analyze(rec, joined, rec.supported_entities), wins, starts)
+                spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)]
+        # Only the thresholds 7 and 8 matter, and only for IPs and IBANs: a search, not a count.
+        ndigits: int | None = None
+
+        def digits() -> int:
+            nonlocal ndigits
+            if ndigits is None:
+                ndigits = 8 if _DIGITS_8.search(text) else 7 if _DIGITS_7.search(text) else 0
+            return ndigits
+
+        if any(_IP_LINES.search(text, a, b) for a, b in wins) and digits() >= 7:
+            for s in self._spans(text, self._ips(text, windows)):
+                if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
+                    spans.append(s)
+        if _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
+            found = _shifted(self._analyze(self._nino, joined, ["UK_NINO"]), wins, starts)
+            spans += self._spans(text, found, self._nino.context, 0.4)
+        iban = [(a, b) for a, b in wins if _IBAN_HINT.search(text, a, b)]
+        if iban and digits() >= 8:
+            spans += self._spans(text, self._in_windows(
+                self._iban, text, iban, lambda w: self._iban.analyze(w, ["IBAN_CODE"], None)))
+        return spans
 
     def may_name(self, text: str) -> bool:
         """The gate before NER: prose long enough and shaped like it could hold a name."""
-        return bool(self.ner_model) and len(text) >= NER_MIN_CHARS and _MAY_NAME.search(text) is not None
+        return bool(self.ner_model) and len(text) >= NER_MIN_CHARS and bool(name_spots(text))
 
     def _people(self, text: str) -> list[Span]:
         nlp = self._ner()
@@ -325,18 +441,37 @@ class Presidio(Detector):
         return out
 
 
-class _Patterns(Detector):
-    """``Presidio`` without NER, as the engine runs it."""
+class _Emails(Detector):
+    """Presidio's email recognizer, on the lines that can hold an address."""
 
     name = "presidio"
     context_free = True
-    trigger = Presidio.trigger
+    trigger = Trigger(folded=(_EMAIL_TRIGGER,), lines=True)
 
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return self._presidio.scan_patterns(text, leaf)
+        return self._presidio.emails(escaped_view(text))
+
+
+class _Numbers(Detector):
+    """Presidio's number recognizers (and phonenumbers), on the lines that can hold a match;
+    context words are read in the whole string (``scan_windows``)."""
+
+    name = "presidio"
+    context_free = True
+
+    def __init__(self, presidio: Presidio):
+        self._presidio = presidio
+        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, literals=("::",), shapes=("0000:0000", *_iban_shapes()),
+                               lines=True)
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return self._presidio.numbers(escaped_view(text))
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        return self._presidio.numbers(escaped_view(text), windows)
 
 
 class ProseNames(Detector):
@@ -347,7 +482,7 @@ class ProseNames(Detector):
 
     name = "presidio:spacy-ner"
     context_free = True
-    trigger = Trigger(patterns=("[A-Za-z]",), prose_only=True)
+    trigger = Trigger(patterns=(_MAY_NAME.pattern,), prose_only=True)
     CACHE_MAX = 5_000
 
     def __init__(self, presidio: Presidio):
@@ -355,13 +490,14 @@ class ProseNames(Detector):
         self.ner_model = presidio.ner_model
         self._done: dict[str, list[Span]] = {}  # prose text -> persons in it
 
-    @staticmethod
-    def windows(text: str) -> list[tuple[int, int]]:
-        """The sentences where ``_MAY_NAME`` matches, with one sentence of context each side
+    def windows(self, text: str) -> list[tuple[int, int]]:
+        """The sentences that hold a ``name_spots`` spot, with one sentence of context each side
         (merged): NER reads those, not the whole prose."""
         from tracepub.prefilter import sentence_windows
 
-        return sentence_windows(text, [m.start() for m in _MAY_NAME.finditer(text)])
+        if not self.ner_model or len(text) < NER_MIN_CHARS:
+            return []
+        return sentence_windows(text, name_spots(text))
 
     def prefetch(self, texts: list[str]) -> None:
         nlp = self._presidio._ner() if self.ner_model else None
@@ -370,17 +506,16 @@ class ProseNames(Detector):
         todo: dict[str, None] = {}
         for t in texts:
             v = escaped_view(t)
-            if self._presidio.may_name(v):
-                for a, b in self.windows(v):
-                    if v[a:b] not in self._done:
-                        todo[v[a:b]] = None
+            for a, b in self.windows(v):
+                if v[a:b] not in self._done:
+                    todo[v[a:b]] = None
         if len(self._done) + len(todo) > self.CACHE_MAX:
             self._done.clear()
         for window, doc in zip(todo, nlp.pipe([w[:100_000] for w in todo], batch_size=32), strict=True):
             self._done[window] = self._presidio._people_in(doc)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        if not leaf.prose or not self._presidio.may_name(text):
+        if not leaf.prose:
             return []
         out: list[Span] = []
         for a, b in self.windows(text):

@@ -22,8 +22,15 @@ MAX_SCORE = EntityRecognizer.MAX_SCORE
 
 
 def supports(rec: object) -> bool:
-    return isinstance(rec, PatternRecognizer) and type(rec).analyze is PatternRecognizer.analyze \
-        and not getattr(rec, "deny_list", None)
+    ok = getattr(rec, "_tracepub_fast", None)
+    if ok is None:
+        ok = isinstance(rec, PatternRecognizer) and type(rec).analyze is PatternRecognizer.analyze \
+            and not getattr(rec, "deny_list", None)
+        try:
+            rec._tracepub_fast = ok  # type: ignore[attr-defined]
+        except AttributeError:  # pragma: no cover - a recognizer with __slots__
+            pass
+    return ok
 
 
 @lru_cache(maxsize=256)
