@@ -40,6 +40,15 @@ PLANTS = [
     "eyJ{{b64url:20}}.eyJ{{b64url:30}}.{{b64url:43}}", "xoxb-{{digits:11}}-{{digits:11}}-{{alnum:24}}",
     "sk_live_{{alnum:24}}", "AKIA{{b32:16}}", "{{github:ghp}}", "SG.{{b64url:22}}.{{b64url:43}}",
     "Alice Johnson asked about this", "Thanks, Grace!",
+    # structured names, handles, addresses, numbers (the PII parts' triggers)
+    "Author: Priya Raman <priya@kestrel.dev>", "Co-authored-by: Lukas Becker <lb@proton.me>", "Cc: Amara Okafor",
+    "Reviewed-on-behalf-of: Tariq Krause", "Copyright (c) 2021-2026 Ingrid Lindqvist", "© 2024 Kenji Tanaka",
+    "Mateo Alvarez <mateo@hey.com>", "| Sofia Castellano | sofia.c@outlook.com |", 'author = "Chiara Romano"',
+    "name: Emeka Zhang", '"maintainers": ["Oliver Whitfield"]', "   42\tHannah Brennan",
+    "b66ad6f0 (Tariq Krause 2025-11-12 10:37:00 +0100 40) x", "thanks Maria Lopez for it", "ask Li Wei to check",
+    "telegram @ez_handle", "tg: @someone_else", "discord alice#1234", "IRC: @nick_name", "1234 Maple Avenue",
+    "Kaiserring 12", "12 rue de la Paix", "NINO AB 12 34 56 C", "NIF 12345678Z", "aadhaar 2345:6789:0124",
+    "ssn 536 22 8726", "+49 1512 3456789", "(415) 555-2671", "card 4111 1111 1111 1111",
 ]
 FILLER = ["", "ok ", "see: ", "x=", "(", "\n", "\t", "é ", "→ ", "\u2028", "\"", "\\", "'", "`", "<", "/", "a", "0"]
 
@@ -52,7 +61,8 @@ def _text(rng: random.Random) -> str:
             parts.append(expand(rng.choice(PLANTS), rng))
         else:
             parts.append(rng.choice(["plain text", "build passed", "12 files changed", "v1.2.3", "2026-03-12T13:17:35Z",
-                                     "3f2a9c1e-8b7d-4c3e-9a1f-2d5e7b9c0a11", "ghp_short", "the data"]))
+                                     "3f2a9c1e-8b7d-4c3e-9a1f-2d5e7b9c0a11", "ghp_short", "the data", "Jane Doe",
+                                     "tg:123456789", "@pytest.fixture", "std::vector", "name", "Now I see"]))
         parts.append(rng.choice(FILLER))
     return "".join(parts)
 
@@ -66,7 +76,8 @@ def _record(rng: random.Random, depth: int = 0):
         return text
     if kind < 0.7:
         return [_record(rng, depth + 1) for _ in range(rng.randint(1, 3))]
-    keys = ["text", "content", "stdout", "password", "data", "signature", "input", _text(rng)[:12] or "k"]
+    keys = ["text", "content", "stdout", "password", "data", "signature", "input", "author", "Real_Name", "user_id",
+            "handle", _text(rng)[:12] or "k"]
     return {rng.choice(keys): _record(rng, depth + 1) for _ in range(rng.randint(1, 4))}
 
 
@@ -102,17 +113,41 @@ def engine() -> Engine:
 def test_line_skip_never_hides_a_finding(engine):
     assert engine.prefilter.line_skip, "every built-in detector declares a trigger"
     rng = random.Random(5)
-    skipped = hits = 0
+    skipped = hits = prose_only = 0
     for _ in range(1500):
         value = _record(rng)
         raw = _raw(value, rng)
         assert orjson.loads(raw) == value
+        engine.start_unit()  # no people remembered from other records (see the test below)
+        hits_line = engine.line_hits(raw)
         found = _leaf_hits(engine, value, prose=False)
-        if engine.line_hits(raw) == Prefilter.NONE:
+        engine.start_unit()
+        in_prose = _leaf_hits(engine, value, prose=True)  # prose-only parts too (names after a cue)
+        if hits_line == Prefilter.NONE:
             skipped += 1
-            assert not found, f"line skipped but a string in it has a finding: {raw[:300]}"
+            assert not found and not in_prose, f"line skipped but a string in it has a finding: {raw[:300]}"
+        elif hits_line == Prefilter.PROSE:
+            prose_only += 1
+            assert not found, f"only prose-only triggers, but a string has a finding off prose: {raw[:300]}"
         hits += found
     assert skipped > 5 and hits > 500  # both sides of the property were exercised
+
+
+def test_people_found_earlier_in_the_file_keep_their_lines():
+    """A person found in one line is redacted wherever the file names them again
+    (``Engine.start_unit``): a later line that names them holds a finding, so it is not skipped."""
+    engine = Engine(DetectConfig(ner=False), line_literals=blobs.LINE_LITERALS)
+    engine.start_unit()
+    later = [json.dumps({"a": "see Priya Raman today"}), json.dumps({"a": "Zoë Ågren ok"}, ensure_ascii=True),
+             json.dumps({"a": json.dumps({"b": "Priya Raman"})})]
+    assert all(engine.line_hits(raw) == Prefilter.NONE for raw in later)
+    for text in ("Author: Priya Raman <priya@kestrel.dev>", "Copyright (c) 2024 Zoë Ågren"):
+        assert engine.scan(text, Leaf("test", (), None, False))
+    for raw in later:
+        assert engine.line_hits(raw) == Prefilter.ANY, raw
+        assert _leaf_hits(engine, orjson.loads(raw), prose=False)
+    engine.start_unit()
+    assert all(engine.line_hits(raw) == Prefilter.NONE for raw in later)
 
 
 def test_every_plant_is_found_and_its_line_kept(engine):
@@ -121,10 +156,14 @@ def test_every_plant_is_found_and_its_line_kept(engine):
         if template.startswith(("Alice", "Thanks")):
             continue  # names: NER, prose only (below)
         text = expand(template, rng)
-        assert engine.scan(text, Leaf("test", (), None, False)), f"not found: {text!r}"
+        prose = template.startswith(("thanks", "ask"))  # names after a cue word: prose only
+        engine.start_unit()
+        assert engine.scan(text, Leaf("test", (), None, prose)), f"not found: {text!r}"
+        engine.start_unit()
         for raw in (json.dumps({"a": text}), json.dumps({"a": text}, ensure_ascii=False),
                     json.dumps({"a": json.dumps({"b": "\n" + text + "\n"})}), json.dumps({"a": text}).replace("/", "\\/")):
-            assert engine.line_hits(raw) == Prefilter.ANY, f"line skipped: {raw!r}"
+            assert engine.line_hits(raw) in ((Prefilter.PROSE, Prefilter.ANY) if prose else (Prefilter.ANY,)), \
+                f"line skipped: {raw!r}"
 
 
 def test_blob_keys_keep_the_line():
@@ -157,11 +196,12 @@ def test_windows_find_what_the_whole_string_finds(engine):
     assert len(lined) >= 3
     from tracepub.detect.identity import escaped_view
 
-    for _ in range(300):
+    for n in range(400):
         text = "\n".join(_text(rng) for _ in range(rng.randint(1, 6)))
-        leaf = Leaf("test", (), None, False)
+        prose = n % 2 == 1  # prose-only parts (names after a cue) have windows too
+        leaf = Leaf("test", (), None, prose)
         view = escaped_view(text)
-        plan = dict(engine._plan(text, view, False))
+        plan = dict(engine._plan(text, view, prose))
         for i in lined:
             seen = text if getattr(engine.detectors[i], "sees_raw", False) else view
             whole = sorted((s.start, s.end, s.type) for s in engine.detectors[i].scan(seen, leaf))

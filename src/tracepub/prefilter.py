@@ -15,8 +15,10 @@ merges the triggers of all registered detectors:
   reader says may hold prose.
 
 Recall comes first: everything here is a superset test. A literal that holds a character JSON
-escapes (``"``, ``\\``, control characters) is reduced to its longest escape-free piece, and
-non-ASCII characters are found through the decoded view, so an escape cannot hide a candidate.
+escapes (``"``, ``\\``, control characters) is looked for as written in the raw line and in the
+line's view with every escape resolved as detectors see it (``\\uXXXX``, ``\\/``, then
+``escaped_view``), and non-ASCII characters are found through that view, so an escape cannot
+hide a candidate.
 ``tests/test_speed_prefilter.py`` checks this on planted values of every kind.
 """
 
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
 
 # \uXXXX escapes at any nesting depth (JSON inside a string doubles the backslash).
 _U_ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
-_JSON_ESCAPED = re.compile(r'["\\\x00-\x1f]')
 
 
 def decoded_view(raw: str) -> str | None:
@@ -58,23 +59,12 @@ def _decode_u(m: re.Match) -> str:
 
 def line_forms(literal: str) -> set[str]:
     """What to look for in raw JSON lines for a (folded) literal: the literal itself (found in
-    the decoded view), its JSON-escaped form (a tab is ``\\t``, a quote ``\\"``; also inside JSON
-    inside JSON, which only adds backslashes in front), and its longest piece free of characters
-    JSON escapes (written another way, ``\\u0009``, the rest still shows)."""
+    the line's decoded view, where ``\\uXXXX`` and the string escapes are resolved) and its
+    JSON-escaped form (a tab is ``\\t``, a quote ``\\"``), as written in the raw line."""
     import json
 
     forms = {literal, folded(json.dumps(literal, ensure_ascii=False)[1:-1])}
-    piece = line_literal(literal)
-    if piece:
-        forms.add(piece)
     return {f for f in forms if f}
-
-
-def line_literal(literal: str) -> str:
-    """The part of a literal that survives JSON escaping unchanged: its longest piece free of
-    characters JSON escapes. Empty if there is none (the caller must then not skip lines)."""
-    pieces = _JSON_ESCAPED.split(literal)
-    return max(pieces, key=len) if pieces else ""
 
 
 _FOLD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789", b"abcdefghijklmnopqrstuvwxyz000000000")

@@ -162,15 +162,16 @@ class Engine:
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
         self._people_auto: ahocorasick.Automaton | None = None
+        self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
 
     def start_unit(self) -> None:
         self._people.clear()
-        self._people_auto = None
+        self._people_auto = self._people_line_auto = None
 
     def seed_people(self, names) -> None:
         """Start with these people remembered (a piece of a split file: those found before it)."""
         self._people.update(names)
-        self._people_auto = None
+        self._people_auto = self._people_line_auto = None
 
     def people(self) -> list[str]:
         return sorted(self._people)
@@ -193,7 +194,7 @@ class Engine:
                 value = text[s.start:s.end]
                 if value not in self._people:
                     self._people.add(value)
-                    self._people_auto = None
+                    self._people_auto = self._people_line_auto = None
         return spans
 
     def _seen_people(self, text: str) -> list[Span]:
@@ -296,8 +297,28 @@ class Engine:
                     fetch(prose)
 
     def line_hits(self, raw: str) -> int:
-        """``Prefilter.NONE``/``PROSE``/``ANY``: what can fire in this raw JSON line."""
-        return self.prefilter.line_hits(raw)
+        """``Prefilter.NONE``/``PROSE``/``ANY``: what can fire in this raw JSON line. People
+        found earlier in the file are found again anywhere (``scan``): a line naming one is walked."""
+        hits = self.prefilter.line_hits(raw)
+        if hits != self.prefilter.ANY and self._people and self._people_in_line(raw):
+            return self.prefilter.ANY
+        return hits
+
+    def _people_in_line(self, raw: str) -> bool:
+        """Does a remembered person occur in this raw line, as written or JSON-escaped?"""
+        from tracepub.prefilter import decoded_view
+
+        if self._people_line_auto is None:
+            import json
+
+            self._people_line_auto = ahocorasick.Automaton()
+            for v in self._people:
+                for form in (v, json.dumps(v)[1:-1]):
+                    self._people_line_auto.add_word(form, form)
+            self._people_line_auto.make_automaton()
+        auto = self._people_line_auto
+        decoded = decoded_view(raw)
+        return any(True for _ in auto.iter(raw)) or (decoded is not None and any(True for _ in auto.iter(decoded)))
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)

@@ -588,13 +588,28 @@ _APP_KEYS = {"telegram_id", "discord_id", "slack_id", "telegram", "discord", "ha
 _DISCORD = re.compile(r"(?i)\bdiscord\b[^\n]{0,40}?\b([a-z0-9_.]{2,32})#\d{4}\b")
 
 
+_APP_WORDS = ("telegram", "discord", "slack", "twitter", "mastodon", "signal", "matrix", "keybase", "instagram",
+              "threads", "bluesky", "wechat", "skype")
+
+
 class Handles(Detector):
-    """Messaging handles, only where the app is named next to them."""
+    """Messaging handles, only where the app is named next to them. The engine runs it as two
+    parts: the gateway keys (any text under them) and the app names (on their lines: every
+    pattern above stays on a line)."""
 
     name = "handles"
-    trigger = Trigger(literals=("telegram", "tg", "discord", "slack", "twitter", "mastodon", "signal", "matrix",
-                                "keybase", "instagram", "threads", "bluesky", "wechat", "skype", "irc"),
-                      keys=(*_ACCOUNT_KEYS, *_APP_KEYS))
+    trigger = None  # never asked: the engine registers the parts
+
+    def parts(self) -> list[Detector]:
+        return [_HandleKeys(), _HandleText()]
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return _HandleKeys().scan(text, leaf) or _HandleText().scan(text, leaf)
+
+
+class _HandleKeys(Detector):
+    name = "handles"
+    trigger = Trigger(keys=(*_ACCOUNT_KEYS, *_APP_KEYS))
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         key = (leaf.key or "").lower()
@@ -602,10 +617,19 @@ class Handles(Detector):
             # Gateway metadata (Hermes ``user_id: "tg:123456789"``, ``origin.username``): a
             # messaging account, whatever its shape.
             return [Span(0, len(text), "pii.handle", "handles:key", 0.85)]
+        return []
+
+
+class _HandleText(Detector):
+    name = "handles"
+    context_free = True
+    # The app names; "tg" and "irc" as whole words (they are pieces of many others).
+    trigger = Trigger(literals=_APP_WORDS, folded=(r"tg(?<!\wtg)(?!\w)", r"irc(?<!\wirc)(?!\w)"), lines=True)
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
         text = escaped_view(text)
         low = text.lower()
-        if not any(a in low for a in ("telegram", "tg", "discord", "slack", "twitter", "mastodon", "signal", "matrix",
-                                      "keybase", "instagram", "threads", "bluesky", "wechat", "skype", "irc")):
+        if not any(a in low for a in (*_APP_WORDS, "tg", "irc")):
             return []
         spans = []
         for rx in (_HANDLE_AT, _HANDLE_KEY, _DISCORD):
