@@ -93,6 +93,7 @@ class UnitResult:
     perf: dict[str, int] = field(default_factory=dict)
     reused: bool = False
     people: list[str] = field(default_factory=list)  # the engine's per-file memory at the end (pieces)
+    fold: Any = None  # report.FileFold of the findings written (None: read the part back)
 
 
 @dataclass
@@ -206,6 +207,9 @@ def _process(task: Task) -> UnitResult:
         engine.seed_people(task.seed)
     red.types.clear(), red.blobs.clear()
     before = Counter(engine.stats)
+    from tracepub.report import FileFold
+
+    fold = FileFold()  # the report's view of these findings, folded here rather than in the main process
     actions: Counter[str] = Counter()
     skipped = 0
     skip_ok = engine.prefilter.line_skip
@@ -249,6 +253,7 @@ def _process(task: Task) -> UnitResult:
                             for f in red.findings:
                                 ff.write(orjson.dumps(f) + b"\n")
                                 actions[f["action"]] += 1
+                                fold.add(f)
                             red.findings.clear()
                     fh.write(line if unit.kind == "json" else line + "\n")
                     res.records += 1
@@ -265,6 +270,7 @@ def _process(task: Task) -> UnitResult:
     except Denied as d:  # atomic_writer removed its temporary files: nothing of it was written
         res.ok, res.denied, red.findings = False, d.hit.to_json(), []
         actions.clear()
+        fold = FileFold()
         if task.span is None:
             with contextlib.suppress(OSError):
                 target.unlink()  # an earlier run's file
@@ -275,8 +281,10 @@ def _process(task: Task) -> UnitResult:
             target.unlink()
         red.findings = []
         actions.clear()
+        fold = FileFold()
         with atomic_writer(found, "wb"):
             pass
+    res.fold = fold
     res.types = dict(red.types)
     res.blobs = dict(red.blobs)
     res.actions = dict(actions)
@@ -427,7 +435,14 @@ def run(opts: RunOptions) -> RunSummary:
     from tracepub import card, report
 
     card.write_card(out, summary, opts.card)
-    report.write_report(out, summary)
+    # The report's fold of findings.jsonl, from the folds the workers made of their files.
+    agg = report.Aggregate()
+    for f in path_findings:
+        report.add_finding(agg, f, f["file"])
+    for r in results:
+        if r.ok:
+            report.merge(agg, r.fold if r.fold is not None else report.fold_part(_part_path(out, r.dest)))
+    report.write_report(out, summary, agg)
     manifest = build_manifest(out, chash, uuid.uuid4().hex, manifest_extra(summary))
     summary.manifest_sha256 = write_manifest(out, manifest)
     summary.perf["redact_ms"] = round((redacted - started) * 1000)  # workers (and reuse checks)
@@ -602,7 +617,12 @@ def _join(parts: list[tuple[Task, UnitResult]], deps: list, sha256: str) -> Unit
     actions: Counter[str] = Counter()
     blobs: Counter[str] = Counter()
     perf: Counter[str] = Counter()
+    from tracepub.report import FileFold
+
+    res.fold = FileFold()
     for _, r in parts:
+        if r.fold is not None:
+            res.fold.extend(r.fold)
         res.ok = res.ok and r.ok
         res.denied = res.denied or r.denied
         res.records += r.records
@@ -616,6 +636,7 @@ def _join(parts: list[tuple[Task, UnitResult]], deps: list, sha256: str) -> Unit
     target, part = first.out / DATASET / first.dest, _part_path(first.out, first.dest)
     if not res.ok:
         res.actions = {}
+        res.fold = FileFold()
         with contextlib.suppress(OSError):
             target.unlink()
         with atomic_writer(part, "wb"):

@@ -112,7 +112,10 @@ class Prefilter:
             i for i, d in enumerate(detectors) if d.trigger is not None and d.trigger.lines)
         # (detector, regex, on folded text). Patterns that start with a literal are fast: the
         # regex engine skips to that literal itself.
-        self._patterns: list[tuple[int, re.Pattern, bool]] = []
+        # (detector, regex, on folded text, anchor: a substring every match starts with, or "").
+        # A string without the anchor is not searched: a substring test costs far less than a
+        # regex call, and most strings are short (ids, timestamps).
+        self._patterns: list[tuple[int, re.Pattern, bool, str | None]] = []
         self._key_patterns: list[tuple[int, re.Pattern]] = []  # Trigger.keys, on raw lines (folded)
         leaf_words: dict[str, tuple[set[int], set[int]]] = {}  # word -> (detectors, line detectors)
         line_words: dict[str, set[int]] = {}
@@ -142,7 +145,7 @@ class Prefilter:
                 self._key_patterns.append((i, re.compile(
                     '"(?:' + "|".join(map(re.escape, sorted(plain))) + r')\\*"(?:\s|\\+[nrt])*:')))
             for pat, on_fold in (*((p, False) for p in trig.patterns), *((p, True) for p in trig.folded)):
-                self._patterns.append((i, re.compile(pat), on_fold))
+                self._patterns.append((i, re.compile(pat), on_fold, _anchor(pat)))
         for lit in line_literals:
             for w in literal_forms(lit):
                 for lw in line_forms(w):
@@ -169,17 +172,32 @@ class Prefilter:
                     hit |= ids
                 for i in line_ids:
                     where.setdefault(i, []).append(start)
-        for i, rx, on_fold in self._patterns:
+        limit = len(text) * self.WHOLE
+        whole: set[int] = set()  # lines detectors whose hit lines already cover most of the text
+        for i, rx, on_fold, anchor in self._patterns:
             if not prose and i in self.prose_only:
                 continue
             subject = fold if on_fold else text
+            if anchor is None:
+                if subject.isascii():
+                    continue
+            elif anchor and anchor not in subject:
+                continue
             if i in self.lines:  # one hit per line is enough: go on from the next line
+                if i in whole:
+                    continue
                 m = rx.search(subject)
                 if m is not None:
                     pos = where.setdefault(i, [])
+                    covered = 0
                     while m is not None:
-                        pos.append(m.start())
-                        nl = subject.find("\n", m.start())
+                        start = m.start()
+                        pos.append(start)
+                        nl = subject.find("\n", start)
+                        covered += (nl if nl >= 0 else len(subject)) - subject.rfind("\n", 0, start)
+                        if covered > limit:
+                            whole.add(i)
+                            break
                         m = rx.search(subject, nl + 1) if nl >= 0 else None
             elif i not in hit and rx.search(subject):
                 hit.add(i)
@@ -188,8 +206,10 @@ class Prefilter:
             for i in self.prose_only:
                 where.pop(i, None)
         plan: Plan = [(i, None) for i in hit if i not in where]
-        limit = len(text) * self.WHOLE
         for i, positions in where.items():
+            if i in whole:
+                plan.append((i, None))
+                continue
             windows = line_windows(text, positions)
             plan.append((i, None if sum(b - a for a, b in windows) > limit else windows))
         plan.sort(key=lambda p: p[0])
@@ -223,7 +243,7 @@ class Prefilter:
                     if not ids <= self.prose_only:
                         return self.ANY
                     prose = True
-            for i, rx, on_fold in self._patterns:
+            for i, rx, on_fold, _ in self._patterns:
                 if (not prose or i not in self.prose_only) and rx.search(fold if on_fold else text):
                     if i not in self.prose_only:
                         return self.ANY
@@ -263,6 +283,25 @@ class _Matcher:
 
 
 # -- windows: run an expensive check on the lines that hold a candidate, not the whole text --
+def _anchor(pattern: str) -> str | None:
+    """The literal text every match of ``pattern`` starts with ("" if none, or if the pattern
+    ignores case as a whole); None if every match starts with a non-ASCII character (``[^\\x00-\\x7f]``:
+    then ASCII text, which ``str.isascii`` tells at no cost, is not searched)."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(pattern)
+    if parsed.state.flags & re.IGNORECASE:
+        return ""
+    out = []
+    for op, arg in parsed:
+        if op is not _parser.LITERAL:
+            if not out and op is _parser.IN and list(arg) == [(_parser.NEGATE, None), (_parser.RANGE, (0, 0x7F))]:
+                return None
+            break
+        out.append(chr(arg))
+    return "".join(out)
+
+
 def line_windows(text: str, positions: Iterable[int]) -> list[tuple[int, int]]:
     """(start, end) of the lines holding ``positions``; adjacent or repeated lines merged."""
     out: list[tuple[int, int]] = []

@@ -103,36 +103,188 @@ def aggregate(findings) -> Aggregate:
     agg = Aggregate()
     files_seen: dict[str, str] = {}  # interned file names: one string per file, not per finding
     for f in findings:
-        agg.total += 1
+        add_finding(agg, f, files_seen.setdefault(f["file"], f["file"]))
+    return agg
+
+
+def add_finding(agg: Aggregate, f: dict, file: str) -> None:
+    """Fold one finding into ``agg`` (the order of findings matters: first value, placeholder,
+    files and snippets are the first ones seen)."""
+    agg.total += 1
+    vid = f.get("value_id") or f["id"]
+    g = agg.groups.get(vid)
+    if g is None:
+        g = agg.groups[vid] = ValueGroup(vid, f.get("value", ""), finding_id=f["id"])
+    g.count += 1
+    g.types[f["type"]] += 1
+    g.detectors[f["detector"]] += 1
+    g.actions[f["action"]] += 1
+    conf = float(f.get("confidence", 0))
+    g.conf_min, g.conf_max = min(g.conf_min, conf), max(g.conf_max, conf)
+    in_name = "#file" in f.get("path", "")
+    if f.get("placeholder") and (g.placeholder is None or (g.placeholder[:1] != "<" and not in_name)):
+        g.placeholder = f["placeholder"]  # prefer the <TYPE_…> form to a file-name one
+    if file not in g.files:
+        g.n_files += 1
+        if len(g.files) < FILES_PER_VALUE:
+            g.files[file] = None
+    if len(g.snippets) < SNIPPETS_PER_VALUE:
+        ctx = f.get("context") or {}
+        snip = {"before": ctx.get("before", ""), "after": ctx.get("after", ""), "file": file,
+                "where": "file or folder name" if in_name else f"record {f.get('record')}, {f.get('path', '')}"}
+        if not any(s["before"] == snip["before"] and s["after"] == snip["after"] for s in g.snippets):
+            g.snippets.append(snip)
+    agg.by_type[f["type"]] += 1
+    agg.by_detector[f["detector"]] += 1
+    agg.by_action[f["action"]] += 1
+    agg.by_file[file] += 1
+
+
+# -- folding per file, in the worker processes ------------------------------------------------------
+# Reading findings.jsonl back and folding it in the main process is serial work that grows with
+# the corpus (seconds per GB). A worker folds the findings of its file as it writes them
+# (``FileFold``); the main process merges the folds in findings.jsonl order (``merge``), which
+# gives the same ``Aggregate`` as folding findings.jsonl: every rule of ``add_finding`` is kept (first
+# value and id, the placeholder preference, the capped file list and its count, the first
+# distinct snippets).
+_KEEP = "\0keep"  # placeholder fold from a placeholder not of the <TYPE_…> form: unchanged
+
+
+@dataclass
+class _FoldGroup:
+    value: str
+    finding_id: str
+    count: int = 0
+    types: Counter = field(default_factory=Counter)
+    detectors: Counter = field(default_factory=Counter)
+    actions: Counter = field(default_factory=Counter)
+    conf_min: float = 1.0
+    conf_max: float = 0.0
+    placeholder: str | None = None  # the fold from no placeholder
+    after_plain: str = _KEEP  # the fold from a placeholder not starting with "<"
+    snippets: list[dict[str, str]] = field(default_factory=list)  # the first distinct ones
+
+
+@dataclass
+class FileFold:
+    """The findings of one output file, folded for ``merge``. All of them name the same file."""
+
+    file: str = ""
+    total: int = 0
+    groups: dict[str, _FoldGroup] = field(default_factory=dict)
+    by_type: Counter = field(default_factory=Counter)
+    by_detector: Counter = field(default_factory=Counter)
+    by_action: Counter = field(default_factory=Counter)
+
+    def add(self, f: dict) -> None:
+        self.file = f["file"]
+        self.total += 1
         vid = f.get("value_id") or f["id"]
-        g = agg.groups.get(vid)
+        g = self.groups.get(vid)
         if g is None:
-            g = agg.groups[vid] = ValueGroup(vid, f.get("value", ""), finding_id=f["id"])
-        file = files_seen.setdefault(f["file"], f["file"])
+            g = self.groups[vid] = _FoldGroup(f.get("value", ""), f["id"])
         g.count += 1
         g.types[f["type"]] += 1
         g.detectors[f["detector"]] += 1
         g.actions[f["action"]] += 1
         conf = float(f.get("confidence", 0))
         g.conf_min, g.conf_max = min(g.conf_min, conf), max(g.conf_max, conf)
-        in_name = "#file" in f.get("path", "")
-        if f.get("placeholder") and (g.placeholder is None or (g.placeholder[:1] != "<" and not in_name)):
-            g.placeholder = f["placeholder"]  # prefer the <TYPE_…> form to a file-name one
-        if file not in g.files:
-            g.n_files += 1
-            if len(g.files) < FILES_PER_VALUE:
-                g.files[file] = None
+        ph = f.get("placeholder")
+        if ph:
+            in_name = "#file" in f.get("path", "")
+            if g.placeholder is None or (g.placeholder[:1] != "<" and not in_name):
+                g.placeholder = ph
+            if not in_name and (g.after_plain == _KEEP or g.after_plain[:1] != "<"):
+                g.after_plain = ph
         if len(g.snippets) < SNIPPETS_PER_VALUE:
+            in_name = "#file" in f.get("path", "")
             ctx = f.get("context") or {}
-            snip = {"before": ctx.get("before", ""), "after": ctx.get("after", ""), "file": file,
+            snip = {"before": ctx.get("before", ""), "after": ctx.get("after", ""), "file": f["file"],
                     "where": "file or folder name" if in_name else f"record {f.get('record')}, {f.get('path', '')}"}
             if not any(s["before"] == snip["before"] and s["after"] == snip["after"] for s in g.snippets):
                 g.snippets.append(snip)
-        agg.by_type[f["type"]] += 1
-        agg.by_detector[f["detector"]] += 1
-        agg.by_action[f["action"]] += 1
-        agg.by_file[file] += 1
-    return agg
+        self.by_type[f["type"]] += 1
+        self.by_detector[f["detector"]] += 1
+        self.by_action[f["action"]] += 1
+
+    def extend(self, other: FileFold) -> None:
+        """Append the fold of later findings of the same file (the pieces of a split file)."""
+        for vid, o in other.groups.items():
+            g = self.groups.get(vid)
+            if g is None:
+                self.groups[vid] = o
+                continue
+            g.count += o.count
+            g.types.update(o.types)
+            g.detectors.update(o.detectors)
+            g.actions.update(o.actions)
+            g.conf_min, g.conf_max = min(g.conf_min, o.conf_min), max(g.conf_max, o.conf_max)
+            g.placeholder = _then(g.placeholder, o)
+            if g.after_plain == _KEEP or g.after_plain[:1] != "<":
+                g.after_plain = g.after_plain if o.after_plain == _KEEP else o.after_plain
+            _more_snippets(g.snippets, o.snippets)
+        self.file = self.file or other.file
+        self.total += other.total
+        self.by_type.update(other.by_type)
+        self.by_detector.update(other.by_detector)
+        self.by_action.update(other.by_action)
+
+
+def _then(ph: str | None, later: _FoldGroup) -> str | None:
+    """The placeholder after folding ``later``'s findings into a group whose placeholder is ``ph``."""
+    if ph is None:
+        return later.placeholder
+    if ph[:1] == "<" or later.after_plain == _KEEP:
+        return ph
+    return later.after_plain
+
+
+def _more_snippets(snippets: list[dict[str, str]], later: list[dict[str, str]]) -> None:
+    for snip in later:
+        if len(snippets) >= SNIPPETS_PER_VALUE:
+            return
+        if not any(s["before"] == snip["before"] and s["after"] == snip["after"] for s in snippets):
+            snippets.append(snip)
+
+
+def merge(agg: Aggregate, fold: FileFold) -> None:
+    """Fold a file's findings into ``agg`` as ``aggregate`` would have, one by one."""
+    if not fold.total:
+        return
+    file = fold.file
+    agg.total += fold.total
+    for vid, o in fold.groups.items():
+        g = agg.groups.get(vid)
+        if g is None:
+            g = agg.groups[vid] = ValueGroup(vid, o.value, finding_id=o.finding_id)
+        g.count += o.count
+        g.types.update(o.types)
+        g.detectors.update(o.detectors)
+        g.actions.update(o.actions)
+        g.conf_min, g.conf_max = min(g.conf_min, o.conf_min), max(g.conf_max, o.conf_max)
+        g.placeholder = _then(g.placeholder, o)
+        if file not in g.files:  # add_finding counts every finding once the list is full (kept as it is)
+            if len(g.files) < FILES_PER_VALUE:
+                g.n_files += 1
+                g.files[file] = None
+            else:
+                g.n_files += o.count
+        _more_snippets(g.snippets, o.snippets)
+    agg.by_type.update(fold.by_type)
+    agg.by_detector.update(fold.by_detector)
+    agg.by_action.update(fold.by_action)
+    agg.by_file[file] += fold.total
+
+
+def fold_part(path: Path) -> FileFold:
+    """The fold of a findings part written by an earlier run (a reused file)."""
+    fold = FileFold()
+    if path.exists():
+        with open(path, "rb") as fh:
+            for line in fh:
+                if line.strip():
+                    fold.add(orjson.loads(line))
+    return fold
 
 
 def _sort_key(g: ValueGroup) -> tuple:
@@ -194,8 +346,10 @@ def _size(n: float) -> str:
 OPEN_ALL = 40  # with this few values every card starts open
 
 
-def render(out: Path, summary: Any) -> str:
-    agg = aggregate(iter_findings(out))
+def render(out: Path, summary: Any, agg: Aggregate | None = None) -> str:
+    """The page; ``agg`` is the fold of findings.jsonl when the caller has it already."""
+    if agg is None:
+        agg = aggregate(iter_findings(out))
     groups = sorted(agg.groups.values(), key=_sort_key)
     detailed = groups[:DETAILED_VALUES]
     table = groups[DETAILED_VALUES : DETAILED_VALUES + TABLE_VALUES]
@@ -255,5 +409,5 @@ def render(out: Path, summary: Any) -> str:
     return _env().get_template("report.html.j2").render(**ctx)
 
 
-def write_report(out: Path, summary: Any) -> None:
-    write_text(out / REVIEW / "report.html", render(out, summary))
+def write_report(out: Path, summary: Any, agg: Aggregate | None = None) -> None:
+    write_text(out / REVIEW / "report.html", render(out, summary, agg))

@@ -78,7 +78,7 @@ _KEYED = re.compile(
 _LIST = re.compile(r"""(?is)["']?(?:contributors|maintainers|authors)["']?[ \t]*[:=][ \t]*\[([^\]]{1,4000})\]""")
 _LIST_ITEM = re.compile(r"""["']([^"'<>\n]{3,80}?)[ \t]*(?:<[^"'\n]*>)?[ \t]*(?:\([^"'\n]*\))?["']""")
 # ``git blame``: ``^1f2e3d4 (Jane Doe 2025-11-12 10:00:00 +0100 40) code`` (a path may sit before the paren).
-_BLAME = re.compile(r"(?<![\w^])\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+\d{4}-\d{2}-\d{2}[ T]\d")
+_BLAME = re.compile(r"(?<![\w^])\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]")
 # ``git shortlog -sn``: a count, a tab, a name.
 _SHORTLOG = re.compile(r"(?m)^[ \t]*[0-9]+\t([^\t\n]{3,80})$")
 # A name written next to an email in tables and CSV: ``| Jane Doe | jane@x.com |``, ``Jane Doe, jane@x.com``.
@@ -270,7 +270,8 @@ class _ListNames(_Part):
 class _BlameNames(_Part):
     """``git blame``: a parenthesis, the author, a date (``_BLAME``)."""
 
-    trigger = Trigger(folded=(r"\([^()\n]{2,80}?[ \t]+\d{4}-\d{2}-\d{2}[ t]\d",), lines=True)
+    # The author (no digits: ``looks_like_name``) ends at the first digit; folded, a digit is 0.
+    trigger = Trigger(folded=(r"\([^()\n0]{2,80}?[ \t]+0000-00-00[ t]0",), lines=True)
 
     def find(self, text: str, leaf: Leaf) -> list[Span]:
         spans = []
@@ -284,9 +285,9 @@ class _BlameNames(_Part):
 
 class _ShortlogNames(_Part):
     """``git shortlog -sn``: a count, a tab, a name (ASCII digits: folded, a digit is ``0``; on a
-    raw line the tab may still be written ``\t``)."""
+    raw line the tab is found in the line's view with escapes resolved)."""
 
-    trigger = Trigger(folded=(r"0(?:\t|\\+t)",), lines=True)
+    trigger = Trigger(folded=(r"\t(?<=0\t)",), lines=True)
 
     def find(self, text: str, leaf: Leaf) -> list[Span]:
         spans = []

@@ -134,7 +134,20 @@ def ner_model_name() -> str | None:
     return None
 
 
+_DOTTED_QUAD = re.compile(r"([0-9]{1,3})\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}")
+# First octets of IPv4 blocks that are never global (RFC 6890): 0/8, 10/8, 127/8; and, by the
+# second octet, 100.64/10, 169.254/16, 172.16/12, 192.168/16. Logs are full of these.
+_NEVER_GLOBAL = {0: None, 10: None, 127: None, 100: range(64, 128), 169: range(254, 255), 172: range(16, 32),
+                 192: range(168, 169)}
+
+
 def is_public_ip(text: str) -> bool:
+    m = _DOTTED_QUAD.fullmatch(text)
+    if m is not None:  # a private block decided without parsing (a leading zero is invalid: not public)
+        first = int(m.group(1))
+        block = _NEVER_GLOBAL.get(first, ())
+        if block is None or (block and int(text.split(".", 2)[1]) in block):
+            return False
     try:
         return ipaddress.ip_address(text.strip("[]")).is_global
     except ValueError:
@@ -153,7 +166,7 @@ def is_public_ip(text: str) -> bool:
 _EMAIL_TRIGGER = r"""@(?<![\s"(),;:<>\[\]\\@.]@)[^\s.@]+\.[^\s.]"""
 _NUMBER_TRIGGERS = (
     r"0(?:[ \t().-]*+0){5}",  # six digits: phones, cards, SSN, NIF, Aadhaar, NINO
-    r"0[ -]?[^\x00-\x7f](?<=\d)",  # an ASCII digit then another digit (Presidio's card pattern reads \d)
+    r"[^\x00-\x7f](?<=\d)",  # a digit beyond ASCII (Presidio's card pattern reads \d)
     r"0\.0{1,3}\.0{1,3}\.0",  # IPv4
     r":[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}:",  # IPv6 without "::"
 )
@@ -162,7 +175,13 @@ _IPV6_HINT = re.compile(r"::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}
 # of groups.
 _IP_LINES = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
 _AT_LINES = re.compile("@")
-_DIGIT_SHAPES = re.compile(r"000(?:0[- ]?000|[- .]00[- .]0000|-000000|0000|0:0000)")
+# On folded text: what every match of the card, SSN, NIF and Aadhaar patterns holds (in that order).
+_DIGIT_SHAPES = tuple(re.compile(p) for p in (
+    r"0000[- ]?0000?[- ]?0000?[- ]?000",  # 4, 3-4, 3-4, 3-5 digits
+    r"000(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)",
+    r"0000000-?[^\W\d_]",
+    r"0000(?:00000000|[- :]0000[- :]0000)",
+))
 _IBAN_HINT = re.compile(r"[A-Z]{2}[0-9]{2}")  # Presidio's IBAN pattern starts so (case-sensitive)
 _DIGITS_7, _DIGITS_8 = (re.compile(r"\d(?:\D*+\d){" + str(n - 1) + "}") for n in (7, 8))
 
@@ -188,6 +207,24 @@ def _shifted(results: list, windows: list[tuple[int, int]], starts: list[int]) -
         k = bisect.bisect_right(starts, r.start) - 1
         shift = windows[k][0] - starts[k]
         out.append(_Result(r.entity_type, r.start + shift, r.end + shift, r.score))
+    return out
+
+
+def _lines_with(fj: str, rx: re.Pattern, windows: list[tuple[int, int]], starts: list[int]) -> list[tuple[int, int]]:
+    """The lines of ``_joined`` text (``fj``, folded) where ``rx`` matches, as windows of the
+    original text (a search per matching line)."""
+    import bisect
+
+    out: list[tuple[int, int]] = []
+    m = rx.search(fj)
+    while m is not None:
+        a = fj.rfind("\n", 0, m.start()) + 1
+        b = fj.find("\n", m.start())
+        b = len(fj) if b < 0 else b
+        k = bisect.bisect_right(starts, a) - 1
+        shift = windows[k][0] - starts[k]
+        out.append((a + shift, b + shift))
+        m = rx.search(fj, b + 1) if b < len(fj) else None
     return out
 
 
@@ -369,11 +406,13 @@ class Presidio(Detector):
         wins = windows or whole
         spans = self._phones(text, windows)
         joined, starts = _joined(text, wins)
-        # Every card, SSN, NIF and Aadhaar pattern holds one of these digit shapes (folded: ASCII
-        # digits as 0; Presidio's card pattern reads any digit, so other text goes through).
-        if not joined.isascii() or _DIGIT_SHAPES.search(folded(joined)):
-            for rec in self._digit_recognizers:
-                found = _shifted(self._analyze(rec, joined, rec.supported_entities), wins, starts)
+        # Each recognizer's matches hold its digit shape (folded: ASCII digits as 0); Presidio's
+        # card pattern reads any digit, so text with other characters goes through.
+        fj = folded(joined) if joined.isascii() else None
+        for rec, shape in zip(self._digit_recognizers, _DIGIT_SHAPES, strict=True):
+            lines = wins if fj is None else _lines_with(fj, shape, wins, starts)
+            if lines:
+                found = self._in_windows(rec, text, lines)
                 spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)]
         # Only the thresholds 7 and 8 matter, and only for IPs and IBANs: a search, not a count.
         ndigits: int | None = None
@@ -641,12 +680,15 @@ class _HandleText(Detector):
 _STREET_TYPES = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.?|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
                  r"Place|Pl\.?|Terrace|Gardens|Parkway|Pkwy\.?|Square|Sq\.?|Highway|Hwy\.?|Crescent)")
 _ADDRESS = re.compile(
-    rf"\b\d{{1,5}}[A-Za-z]?,?[ \t]+(?:[A-Z][a-z]+[ \t]+){{1,3}}{_STREET_TYPES}(?![\w])"
-    r"|\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer)[ \t]+\d{1,4}[a-z]?\b"
-    r"|\b\d{1,4},?[ \t]+(?:rue|avenue|boulevard|chemin|place|allée|impasse|quai)[ \t]+(?:de[ \t]+la[ \t]+|des[ \t]+|du[ \t]+|de[ \t]+)?"
+    rf"\b[0-9]{{1,5}}[A-Za-z]?,?[ \t]+(?:[A-Z][a-z]+[ \t]+){{1,3}}{_STREET_TYPES}(?![\w])"
+    r"|\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|gasse|platz|allee|ring|damm|ufer)[ \t]+[0-9]{1,4}[a-z]?\b"
+    r"|\b[0-9]{1,4},?[ \t]+(?:rue|avenue|boulevard|chemin|place|allée|impasse|quai)[ \t]+(?:de[ \t]+la[ \t]+|des[ \t]+|du[ \t]+|de[ \t]+)?"
     r"[A-ZÉ][\w'-]+(?:[ \t]+[A-ZÉ][\w'-]+){0,2}"
 )
-_ADDRESS_HINT = re.compile(r"\d")
+_ADDRESS_HINT = re.compile(r"[0-9]")
+
+
+_STREET_WORDS = ("straße", "strasse", "str.", "weg", "gasse", "platz", "allee", "ring", "damm", "ufer")
 
 
 class Addresses(Detector):
@@ -655,12 +697,18 @@ class Addresses(Detector):
     name = "addresses"
     context_free = True
     # A house number then a space (US/UK, French: folded text, digits as 0), or a German street
-    # word; no match spans a line.
-    trigger = Trigger(folded=(r"0[a-z]?,?[ \t]",), literals=("straße", "strasse", "str.", "weg", "gasse", "platz",
-                                                               "allee", "ring", "damm", "ufer"), lines=True)
+    # word then a space (its number follows); no match spans a line.
+    trigger = Trigger(folded=(r"0[a-z]?,?[ \t]",), literals=tuple(w + sp for w in _STREET_WORDS for sp in " \t"),
+                      lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not _ADDRESS_HINT.search(text):
             return []
         text = escaped_view(text)
         return [Span(m.start(), m.end(), "pii.address", "addresses", 0.75) for m in _ADDRESS.finditer(text)]
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        """All the lines in one regex call (``_joined``): a match stays on its line."""
+        joined, starts = _joined(escaped_view(text), windows)
+        found = [_Result("", m.start(), m.end(), 0.75) for m in _ADDRESS.finditer(joined)]
+        return [Span(r.start, r.end, "pii.address", "addresses", 0.75) for r in _shifted(found, windows, starts)]

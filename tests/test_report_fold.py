@@ -1,0 +1,58 @@
+"""The report's fold of findings.jsonl, made per file in the workers and merged in the main
+process, equals the fold of findings.jsonl read back one finding at a time."""
+
+from __future__ import annotations
+
+import random
+
+from tracepub import report
+
+
+def _findings(rng: random.Random, files: list[str]) -> list[dict]:
+    out = []
+    values = [f"v{n}" for n in range(12)]
+    for file in files:
+        for k in range(rng.randint(0, 40)):
+            vid = rng.choice(values)
+            in_name = rng.random() < 0.2
+            ph = rng.choice([None, f"<PII_{vid}>", f"pii-{vid}", f"PII_{vid}"])
+            out.append({
+                "id": f"{file}-{k}", "file": file, "record": k, "path": "#file" if in_name else "$.a",
+                "type": rng.choice(["pii.email", "pii.person", "secret.x"]), "detector": rng.choice(["a", "b"]),
+                "confidence": rng.choice([0.5, 0.8, 0.9]), "action": rng.choice(["redacted", "review", "kept"]),
+                "placeholder": ph, "value": vid.upper(), "value_id": vid,
+                "context": {"before": rng.choice(["x ", "y ", "z "]), "after": rng.choice([" 1", " 2"])},
+            })
+    return out
+
+
+def _view(agg: report.Aggregate):
+    groups = [(g.value_id, g.value, g.placeholder, g.count, dict(g.types), dict(g.detectors), dict(g.actions),
+               g.conf_min, g.conf_max, list(g.files), g.n_files, g.snippets, g.finding_id) for g in agg.groups.values()]
+    return (groups, agg.total, list(agg.by_type.items()), list(agg.by_detector.items()), list(agg.by_action.items()),
+            list(agg.by_file.items()))
+
+
+def test_folds_merged_in_order_equal_the_fold_of_findings_jsonl():
+    rng = random.Random(4)
+    for _ in range(200):
+        files = [f"f{n}.jsonl" for n in range(rng.randint(1, 9))]
+        paths = _findings(rng, ["a.jsonl", "b.jsonl"])[:rng.randint(0, 6)]  # paths.jsonl: file names
+        per_file = {f: [x for x in _findings(rng, [f])] for f in files}
+        whole = report.aggregate([*paths, *(x for f in files for x in per_file[f])])
+        merged = report.Aggregate()
+        for x in paths:
+            report.add_finding(merged, x, x["file"])
+        for f in files:
+            fold = report.FileFold()
+            found = per_file[f]
+            cut = rng.randint(0, len(found))  # a split file: two pieces folded apart, then joined
+            first, second = report.FileFold(), report.FileFold()
+            for x in found[:cut]:
+                first.add(x)
+            for x in found[cut:]:
+                second.add(x)
+            fold.extend(first)
+            fold.extend(second)
+            report.merge(merged, fold)
+        assert _view(merged) == _view(whole)
