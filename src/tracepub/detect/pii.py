@@ -24,6 +24,7 @@ Decisions (what is not personal data):
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import ipaddress
 import logging
@@ -119,8 +120,12 @@ def _offline_tldextract() -> None:
         return
     extractor = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
-    def extract(url: str, include_psl_private_domains: bool | None = None, session=None):
+    @functools.lru_cache(maxsize=16384)  # the same addresses come back all through a trace
+    def cached(url: str, include_psl_private_domains: bool | None) -> object:
         return extractor(url, include_psl_private_domains)
+
+    def extract(url: str, include_psl_private_domains: bool | None = None, session=None):
+        return cached(url, include_psl_private_domains)
 
     extract._tracepub_offline = True  # type: ignore[attr-defined]
     tldextract.extract = extract
@@ -141,13 +146,18 @@ _NEVER_GLOBAL = {0: None, 10: None, 127: None, 100: range(64, 128), 169: range(2
                  192: range(168, 169)}
 
 
+def _never_global(text: str) -> bool:
+    """An IPv4 address (possibly with a /prefix) in a block that is never global."""
+    m = _DOTTED_QUAD.match(text)
+    if m is None:
+        return False
+    block = _NEVER_GLOBAL.get(int(m.group(1)), ())
+    return block is None or bool(block and int(text.split(".", 2)[1]) in block)
+
+
 def is_public_ip(text: str) -> bool:
-    m = _DOTTED_QUAD.fullmatch(text)
-    if m is not None:  # a private block decided without parsing (a leading zero is invalid: not public)
-        first = int(m.group(1))
-        block = _NEVER_GLOBAL.get(first, ())
-        if block is None or (block and int(text.split(".", 2)[1]) in block):
-            return False
+    if _DOTTED_QUAD.fullmatch(text) and _never_global(text):  # decided without parsing
+        return False
     try:
         return ipaddress.ip_address(text.strip("[]")).is_global
     except ValueError:
@@ -278,6 +288,10 @@ class Presidio(Detector):
         # Most addresses in traces are IPv4 in logs: unless the text has "::" or an 8-group address,
         # only Presidio's IPv4 pattern can match, and its long IPv6 patterns are the slow part.
         self._ip4 = IpRecognizer(patterns=[p for p in IpRecognizer.PATTERNS if p.name == "IPv4"])
+        (v4,) = self._ip4.patterns
+        flags = sum(f for f in (re.IGNORECASE, re.MULTILINE, re.DOTALL) if self._ip4.global_regex_flags & f)
+        self._ipv4_re = (re.compile(v4.regex, flags), v4.score)
+        self._email.validate_result("warm@example.com")  # tldextract's suffix list, before workers fork
         self.ner_threshold = ner_threshold
         self.ner_model = ner_model_name() if ner else None
         self._nlp = None
@@ -301,15 +315,29 @@ class Presidio(Detector):
         entity = rec.supported_entities[0]
         return [_Result(entity, s, e, score) for s, e, score in presidio_fast.analyze(rec, text)]
 
-    def _ips(self, text: str, windows: list[tuple[int, int]] | None = None) -> list:
-        """IP results for the whole text, computed on the lines that can hold an address."""
+    def _ips(self, text: str, windows: list[tuple[int, int]] | None = None, public_only: bool = False) -> list:
+        """IP results for the whole text, computed on the lines that can hold an address.
+
+        ASCII lines without an IPv6 shape go through Presidio's IPv4 pattern compiled with ``re``
+        (the same matches as ``regex`` on ASCII text) and its ``invalidate_result``; with
+        ``public_only``, a match in a block that is never global is left out before that check
+        (``is_public_ip`` would drop it): logs are full of private addresses."""
         lines = [(a + a0, b + a0) for a0, b0 in windows or [(0, len(text))]
                  for a, b in windows_matching(text[a0:b0], _IP_LINES)]
         if not lines:
             return []
         joined, starts = _joined(text, lines)
-        rec = self._ip if _IPV6_HINT.search(joined) else self._ip4
-        return _shifted(self._analyze(rec, joined, ["IP_ADDRESS"]), lines, starts)
+        if _IPV6_HINT.search(joined) or not joined.isascii():
+            return _shifted(self._analyze(self._ip, joined, ["IP_ADDRESS"]), lines, starts)
+        rx, score = self._ipv4_re
+        found = []
+        for m in rx.finditer(joined):
+            value = m.group()
+            if public_only and _never_global(value):
+                continue
+            if not self._ip4.invalidate_result(value):
+                found.append(_Result("IP_ADDRESS", m.start(), m.end(), score))
+        return _shifted(found, lines, starts)
 
     def _on_lines(self, rec, text: str, entities: list[str], lines: re.Pattern) -> list:
         """A recognizer whose matches never span a line, run on the lines ``lines`` finds; the
@@ -424,7 +452,7 @@ class Presidio(Detector):
             return ndigits
 
         if any(_IP_LINES.search(text, a, b) for a, b in wins) and digits() >= 7:
-            for s in self._spans(text, self._ips(text, windows)):
+            for s in self._spans(text, self._ips(text, windows, public_only=True)):
                 if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
                     spans.append(s)
         if _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
