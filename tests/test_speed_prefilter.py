@@ -253,10 +253,10 @@ def test_ip_fast_path_matches_presidio():
     rng = random.Random(1)
     pieces = ["13:17:35.480", "10.0.0.1/24", "1.2.3", "fe80::1", "2001:db8:0:0:8a2e:370:7334:1", "::ffff:10.1.2.3",
               "a:b:c:d:e:f:1.2.3.4", "999.1.1.1", "x1.2.3.4", "12.34.56.78x", "std::vector", "Abc::", "\n",
-              "010.1.2.3", "81.2.69.160/08", "1.2.3.4.5", "172.16.0.1", "192.168.1.1/33", "é"]
+              "010.1.2.3", "81.2.69.160/08", "1.2.3.4.5", "172.16.0.1", "192.168.1.1/33", "é", "→", "\u0301", "²"]
     for n in range(1500):
-        t = " ".join(rng.choice([*pieces, "ip=" + ".".join(str(rng.randint(0, 300)) for _ in range(4))])
-                     for _ in range(5))
+        quads = [".".join(str(rng.randint(0, 300)) for _ in range(4)) for _ in range(2)]
+        t = rng.choice([" ", "", "\n"]).join(rng.choice([*pieces, "ip=" + quads[0], quads[1]]) for _ in range(5))
         if n % 2:  # the IPv4-only path (ASCII, no IPv6 shape) half the time
             t = t.replace("::", "--").replace("é", "e")
         fast = sorted((r.start, r.end, r.score) for r in p._ips(t))

@@ -146,6 +146,26 @@ _NEVER_GLOBAL = {0: None, 10: None, 127: None, 100: range(64, 128), 169: range(2
                  192: range(168, 169)}
 
 
+_WORD_AGREES: dict[str, bool] = {}
+
+
+def _same_word_chars(text: str) -> bool:
+    """Do ``re`` and ``regex`` agree on which characters of ``text`` are word characters (``\\w``,
+    hence ``\\b``)? Always on ASCII; beyond it they differ on marks, joiners and some numerals.
+    Where they agree, a pattern of ASCII literals, ``\\b`` and ``\\d`` matches the same in both."""
+    import regex
+
+    for ch in set(text):
+        if ch > "\x7f":
+            ok = _WORD_AGREES.get(ch)
+            if ok is None:
+                ok = _WORD_AGREES[ch] = (ch.isalnum() or ch == "_") == bool(regex.match(r"\w", ch)) \
+                    and ch.isdecimal() == bool(regex.match(r"\d", ch))
+            if not ok:
+                return False
+    return True
+
+
 def _never_global(text: str) -> bool:
     """An IPv4 address (possibly with a /prefix) in a block that is never global."""
     m = _DOTTED_QUAD.match(text)
@@ -327,8 +347,10 @@ class Presidio(Detector):
         if not lines:
             return []
         joined, starts = _joined(text, lines)
-        if _IPV6_HINT.search(joined) or not joined.isascii():
+        if _IPV6_HINT.search(joined):
             return _shifted(self._analyze(self._ip, joined, ["IP_ADDRESS"]), lines, starts)
+        if not (joined.isascii() or _same_word_chars(joined)):
+            return _shifted(self._analyze(self._ip4, joined, ["IP_ADDRESS"]), lines, starts)
         rx, score = self._ipv4_re
         found = []
         for m in rx.finditer(joined):
