@@ -185,7 +185,7 @@ class Engine:
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans = self._scan(text, leaf)
-        if self._people:
+        if self._people and " " in text:  # a remembered name has two words or more
             seen = self._seen_people(text)
             if seen:
                 spans = resolve(spans + seen)

@@ -80,7 +80,7 @@ _GAP = r"[^\S\n]+"
 _PARTICLE_ALTS = "|".join(sorted((re.escape(p) for p in PARTICLES), key=len, reverse=True))
 _SPEECH_ALTS = "|".join(sorted(w for w in SPEECH if w.isalpha()))
 _CUE_ALTS = "|".join(sorted(CUES, key=len, reverse=True))
-_PAIR = re.compile(rf"(?=({_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP_WORD}))")
+_PAIR = re.compile(rf"({_CAP_WORD})(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP_WORD}")
 _CUED = re.compile(rf"(?i:\b(?:{_CUE_ALTS})){_GAP}({_CAP_WORD})")
 _SPOKEN = re.compile(rf"({_CAP_WORD}?)(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)")
 _JOINED = re.compile(rf"{_CAP}[^\W\d_]*[-'’‐–]{_CAP}")
@@ -95,10 +95,15 @@ def name_spots(text: str) -> list[int]:
     from tracepub.prefilter import name_like
 
     spots: set[int] = set()
-    for m in _PAIR.finditer(text):
-        words = [w for w in m.group(1).split() if w.lower() not in PARTICLES]
-        if looks_like_name(m.group(1), 2) and any(name_like(w) for w in words):
-            spots.add(m.start())
+    m = _PAIR.search(text)
+    while m is not None:  # every pair, overlapping ones too ("J. K. Rowling": "K. Rowling")
+        pair = m.group()
+        words = [w for w in pair.split() if w.lower() not in PARTICLES]
+        if looks_like_name(pair, 2) and any(name_like(w) for w in words):
+            spots.add(m.start())  # a pair starting later in this word is in the same sentence
+            m = _PAIR.search(text, m.end(1))
+        else:
+            m = _PAIR.search(text, m.start() + 1)
     for rx in (_CUED, _SPOKEN):
         for m in rx.finditer(text):
             if looks_like_name(m.group(1), 1) and name_like(m.group(1)):
