@@ -304,10 +304,13 @@ def _anchor(pattern: str) -> str | None:
 
 def line_windows(text: str, positions: Iterable[int]) -> list[tuple[int, int]]:
     """(start, end) of the lines holding ``positions``; adjacent or repeated lines merged."""
+    import bisect
+
+    pos_sorted = sorted(positions)
     out: list[tuple[int, int]] = []
-    for pos in sorted(positions):
-        if out and pos < out[-1][1]:
-            continue
+    k, n = 0, len(pos_sorted)
+    while k < n:
+        pos = pos_sorted[k]
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
@@ -315,6 +318,7 @@ def line_windows(text: str, positions: Iterable[int]) -> list[tuple[int, int]]:
             out[-1] = (out[-1][0], end)
         else:
             out.append((start, end))
+        k = bisect.bisect_left(pos_sorted, end, k + 1)  # the other hits on this line
     return out
 
 

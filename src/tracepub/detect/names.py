@@ -78,7 +78,7 @@ _KEYED = re.compile(
 _LIST = re.compile(r"""(?is)["']?(?:contributors|maintainers|authors)["']?[ \t]*[:=][ \t]*\[([^\]]{1,4000})\]""")
 _LIST_ITEM = re.compile(r"""["']([^"'<>\n]{3,80}?)[ \t]*(?:<[^"'\n]*>)?[ \t]*(?:\([^"'\n]*\))?["']""")
 # ``git blame``: ``^1f2e3d4 (Jane Doe 2025-11-12 10:00:00 +0100 40) code`` (a path may sit before the paren).
-_BLAME = re.compile(r"(?<![\w^])\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]")
+_BLAME = re.compile(r"(?=[\^0-9a-f])(?<![\w^])\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]")
 # ``git shortlog -sn``: a count, a tab, a name.
 _SHORTLOG = re.compile(r"(?m)^[ \t]*[0-9]+\t([^\t\n]{3,80})$")
 # A name written next to an email in tables and CSV: ``| Jane Doe | jane@x.com |``, ``Jane Doe, jane@x.com``.
