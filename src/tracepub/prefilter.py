@@ -210,8 +210,8 @@ class Prefilter:
             if i in whole:
                 plan.append((i, None))
                 continue
-            windows = line_windows(text, positions)
-            plan.append((i, None if sum(b - a for a, b in windows) > limit else windows))
+            windows = line_windows(text, positions, limit)
+            plan.append((i, windows or None))
         plan.sort(key=lambda p: p[0])
         return plan
 
@@ -302,22 +302,29 @@ def _anchor(pattern: str) -> str | None:
     return "".join(out)
 
 
-def line_windows(text: str, positions: Iterable[int]) -> list[tuple[int, int]]:
-    """(start, end) of the lines holding ``positions``; adjacent or repeated lines merged."""
+def line_windows(text: str, positions: Iterable[int], limit: float | None = None) -> list[tuple[int, int]]:
+    """(start, end) of the lines holding ``positions``; adjacent or repeated lines merged. With
+    ``limit``: an empty list as soon as the lines cover more than ``limit`` characters (the
+    caller then reads the whole text)."""
     import bisect
 
     pos_sorted = sorted(positions)
     out: list[tuple[int, int]] = []
     k, n = 0, len(pos_sorted)
+    covered = 0
     while k < n:
         pos = pos_sorted[k]
         start = text.rfind("\n", 0, pos) + 1
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
         if out and start <= out[-1][1] + 1:
+            covered += end - out[-1][1]
             out[-1] = (out[-1][0], end)
         else:
+            covered += end - start
             out.append((start, end))
+        if limit is not None and covered > limit:
+            return []
         k = bisect.bisect_left(pos_sorted, end, k + 1)  # the other hits on this line
     return out
 
