@@ -205,11 +205,18 @@ _NUMBER_TRIGGERS = (
     r"[^\x00-\x7f](?<=\d)",  # a digit beyond ASCII (Presidio's card pattern reads \d)
     r"0\.0{1,3}\.0{1,3}\.0",  # IPv4
     r":[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}:",  # IPv6 without "::"
+    r"(?=[0-9a-f:])(?<![a-z0-9_:])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::",  # IPv6 with "::" (_IPV6_ISH)
 )
-_IPV6_HINT = re.compile(r"::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+# What every IPv6 form Presidio matches holds (its patterns start where no word character or
+# colon is before): "::" there, or hex groups there then "::", or four colons between groups.
+# "test_x.py::test_y" and "std::vector" are not addresses.
+# (ASCII word characters before: where re and regex disagree on \w, the line is looked at.)
+_IPV6_ISH = (r"(?=[0-9A-Fa-f:])(?<![A-Za-z0-9_:])(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)?::"
+             r"|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+_IPV6_HINT = re.compile(_IPV6_ISH)
 # Lines that can hold an address: every IPv4 has d.d.d.d, every IPv6 "::" or four colons in a row
 # of groups.
-_IP_LINES = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d|::|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+_IP_LINES = re.compile(rf"\d\.\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
 _AT_LINES = re.compile("@")
 # On folded text: what every match of the card, SSN, NIF and Aadhaar patterns holds (in that order).
 _DIGIT_SHAPES = tuple(re.compile(p) for p in (
@@ -559,7 +566,7 @@ class _Numbers(Detector):
 
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
-        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, literals=("::",), shapes=("0000:0000", *_iban_shapes()),
+        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, shapes=("0000:0000", *_iban_shapes()),
                                lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
