@@ -591,6 +591,7 @@ class ProseNames(Detector):
         self._presidio = presidio
         self.ner_model = presidio.ner_model
         self._done: dict[str, list[Span]] = {}  # prose text -> persons in it
+        self._windows: dict[str, list[tuple[int, int]]] = {}  # prose text -> its NER windows (recent ones)
 
     def windows(self, text: str) -> list[tuple[int, int]]:
         """The sentences that hold a ``name_spots`` spot, with one sentence of context each side
@@ -599,7 +600,12 @@ class ProseNames(Detector):
 
         if not self.ner_model or len(text) < NER_MIN_CHARS:
             return []
-        return sentence_windows(text, name_spots(text))
+        found = self._windows.get(text)  # prefetch, then scan: the same text twice in a row
+        if found is None:
+            if len(self._windows) >= 4096:
+                self._windows.clear()
+            found = self._windows[text] = sentence_windows(text, name_spots(text))
+        return found
 
     def prefetch(self, texts: list[str]) -> None:
         nlp = self._presidio._ner() if self.ner_model else None
