@@ -166,6 +166,20 @@ def test_every_plant_is_found_and_its_line_kept(engine):
                 f"line skipped: {raw!r}"
 
 
+def test_name_keys_count_on_raw_lines_only_before_a_name():
+    """``_KeyNames`` reads any string under a name key, but finds only two words or more: on a raw
+    line the key counts before a string with whitespace, a list or an object (``keys_spaced``)."""
+    engine = Engine(DetectConfig(ner=False))
+    for raw, kept in (('{"name":"Bash","input":{"command":"ls"}}', False), ('{"name":"Tove Berglund"}', True),
+                      ('{"author": "Jane\\tDoe"}', True), ('{"authors":["Jane Doe"]}', True),
+                      ('{"owner":{"x":1}}', True), ('{"name":1}', False),
+                      ('{"a":"{\\"name\\": \\"<\\\\\\"a\\\\\\"> Jane Doe\\"}"}', True)):
+        assert orjson.loads(raw) is not None
+        assert (engine.line_hits(raw) != Prefilter.NONE) is kept, raw
+        if not kept:
+            assert not _leaf_hits(engine, orjson.loads(raw), prose=False)
+
+
 def test_blob_keys_keep_the_line():
     engine = Engine(DetectConfig(ner=False), line_literals=blobs.LINE_LITERALS)
     for raw in ('{"type":"thinking","signature":"EqQBCkYIBxgCKkB"}', '{"encrypted_content":"gAAAA"}',

@@ -93,6 +93,11 @@ def literal_forms(literal: str) -> list[str]:
 
 # Object keys that are written the same in a raw line whatever the encoding (ASCII word characters).
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]+")
+# After a key (Trigger.keys_spaced): a list or an object, or a string holding whitespace before its
+# closing quote, as written in a raw line (whitespace may be escaped; an escaped quote does not end
+# it, so a value in JSON written inside a string is read on past its end: more lines, never fewer).
+# ``\\uXXXX`` whitespace is found in the line's decoded view.
+_SPACED_VALUE = r'(?:\s|\\+[nrt])*(?:[\[{]|\\*"(?:[^"\\\s]|\\+[^nrt\s])*(?:\s|\\+[nrt]))'
 
 # A window list of None means "the whole string".
 Plan = list[tuple[int, "list[tuple[int, int]] | None"]]
@@ -142,8 +147,9 @@ class Prefilter:
                     for lw in line_forms(k.lower()):
                         line_words.setdefault(lw, set()).add(i)
             if plain:  # as a JSON key: quoted, then a colon (also in JSON written inside a string)
+                value = _SPACED_VALUE if trig.keys_spaced else ""
                 self._key_patterns.append((i, re.compile(
-                    '"(?:' + "|".join(map(re.escape, sorted(plain))) + r')\\*"(?:\s|\\+[nrt])*:')))
+                    '"(?:' + "|".join(map(re.escape, sorted(plain))) + r')\\*"(?:\s|\\+[nrt])*:' + value)))
             for pat, on_fold in (*((p, False) for p in trig.patterns), *((p, True) for p in trig.folded)):
                 self._patterns.append((i, re.compile(pat), on_fold, _anchor(pat)))
         for lit in line_literals:

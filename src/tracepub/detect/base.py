@@ -43,10 +43,13 @@ class Trigger:
     ``prose_only``: the detector runs on prose leaves only (NER); a line counts only if the
     reader says it may hold prose.
     ``keys``: the detector also runs on any string under one of these object keys (lower case),
-    whatever the text (``{"author_name": "..."}``); on raw lines the keys count as literals.
-    ``key_words``: the same for any key *containing* one of these (lower case): ``token``
-    covers ``GH_TOKEN``, ``refreshToken``, ``_authToken``. The detector decides; on raw lines
-    they must also be among ``literals`` (a key is in the raw line as written).
+    whatever the text (``{"author_name": "..."}``); on raw lines a key counts where it is written
+    as a JSON key (quoted, then a colon). ``keys_spaced``: what the detector finds under its keys
+    has whitespace in it (a full name), so on raw lines such a key counts only when a string with
+    whitespace (or a list or an object) follows it: ``"name":"Bash"`` does not.
+    ``key_words``: the same as ``keys`` for any key *containing* one of these (lower case):
+    ``token`` covers ``GH_TOKEN``, ``refreshToken``, ``_authToken``. The detector decides; on raw
+    lines they must also be among ``literals`` (a key is in the raw line as written).
     """
 
     literals: tuple[str, ...] = ()
@@ -56,6 +59,7 @@ class Trigger:
     lines: bool = False
     prose_only: bool = False
     keys: tuple[str, ...] = ()
+    keys_spaced: bool = False
     key_words: tuple[str, ...] = ()
 
 

@@ -169,12 +169,12 @@ class _Part(Detector):
 class _KeyNames(_Part):
     """``{"author": "Jane Doe"}``: the key says it is a person (any text under it)."""
 
-    trigger = Trigger(keys=tuple(sorted(_NAME_KEYS)))
+    trigger = Trigger(keys=tuple(sorted(_NAME_KEYS)), keys_spaced=True)  # two words at least
     context_free = False
 
     def find(self, text: str, leaf: Leaf) -> list[Span]:
         key = (leaf.key or "").lower()
-        if key not in _NAME_KEYS or len(text) > 120:
+        if key not in _NAME_KEYS or len(text) > 120 or len(text.split(None, 1)) < 2:
             return []
         value = re.sub(r"\s*<[^<>]*>\s*|\s*\([^()]*\)\s*$", "", text).strip()
         if value and looks_like_name(value, 2):
@@ -236,7 +236,11 @@ class _CopyrightNames(_Part):
 class _KeyedNames(_Part):
     """``name = "X"``, ``author: X`` in config text (``_KEYED``)."""
 
-    trigger = Trigger(literals=_KEY_WORDS, lines=True)
+    # A key word, its separator, then (the value has two words at least) whitespace within the
+    # value: ``"name":"Bash"`` in a JSON record is not one. Folded text; the lookahead on the first
+    # letter lets ``re`` skip to candidates.
+    trigger = Trigger(folded=(rf"""(?=[{''.join(sorted({w[0] for w in _KEY_WORDS}))}])(?:{'|'.join(_KEY_WORDS)})"""
+                              r"""["']?[ \t]*[:=][ \t]*["']?[^"\n<>]{0,81}?[ \t]""",), lines=True)
 
     def find(self, text: str, leaf: Leaf) -> list[Span]:
         if "=" not in text and ":" not in text:

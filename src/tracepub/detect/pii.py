@@ -201,9 +201,18 @@ def is_public_ip(text: str) -> bool:
 # Folded text (``tracepub.prefilter.folded``): ASCII lower case, every ASCII digit "0".
 _EMAIL_TRIGGER = r"""@(?<![\s"(),;:<>\[\]\\@.]@)[^\s.@]+\.[^\s.]"""
 _NUMBER_TRIGGERS = (
-    r"0(?:[ \t().-]*+0){5}",  # six digits: phones, cards, SSN, NIF, Aadhaar, NINO
+    # One pass from each digit (folded: an ASCII digit is 0): a phone candidate's digits where
+    # one can start and what must not follow them (_PHONE_CANDIDATE; a tab written as two
+    # characters allowed for); at a word start, the digit shapes of cards, SSNs, NIFs and Aadhaar
+    # numbers (_DIGIT_SHAPES) and an IPv4 address; after two letters at a word start, a NINO's
+    # digits and letter. ISO dates and times, UUID groups and hex digests hold none of them
+    # (mostly: "6419908b" is a NIF shape).
+    r"0(?:(?<![a-z0-9_./-]0)[0 \t().-]{5,40}0(?![\w-]|\.0)"
+    r"|(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
+    r"|0{6,7}-?[^\W\d_]|000(?:00000000|[- :]0000[- :]0000)|0{0,2}\.0{1,3}\.0{1,3}\.0)"
+    r"|(?<=[a-z][a-z]0)(?<![a-z0-9_][a-z][a-z]0)0 ?00 ?00 ?[a-d]"
+    r"|(?<=[a-z][a-z] 0)(?<![a-z0-9_][a-z][a-z] 0)0 ?00 ?00 ?[a-d])",
     r"[^\x00-\x7f](?<=\d)",  # a digit beyond ASCII (Presidio's card pattern reads \d)
-    r"0\.0{1,3}\.0{1,3}\.0",  # IPv4
     r":[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}:",  # IPv6 without "::"
     r"(?=[0-9a-f:])(?<![a-z0-9_:])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::",  # IPv6 with "::" (_IPV6_ISH)
 )
@@ -566,7 +575,7 @@ class _Numbers(Detector):
 
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
-        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, shapes=("0000:0000", *_iban_shapes()),
+        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, shapes=_iban_shapes(),
                                lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
