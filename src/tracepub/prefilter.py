@@ -122,6 +122,8 @@ class Prefilter:
         # regex call, and most strings are short (ids, timestamps).
         self._patterns: list[tuple[int, re.Pattern, bool, str | None]] = []
         self._key_patterns: list[tuple[int, re.Pattern]] = []  # Trigger.keys, on raw lines (folded)
+        self._line_patterns: list[tuple[int, re.Pattern]] = []  # Trigger.line_patterns (folded)
+        self._line_own: set[int] = set()  # detectors with line_patterns
         leaf_words: dict[str, tuple[set[int], set[int]]] = {}  # word -> (detectors, line detectors)
         line_words: dict[str, set[int]] = {}
         self.line_skip = True  # False: some detector cannot say cheaply what it needs
@@ -139,8 +141,9 @@ class Prefilter:
                 if not w:
                     continue
                 word(w)[1 if i in self.lines else 0].add(i)
-                for lw in line_forms(w):
-                    line_words.setdefault(lw, set()).add(i)
+                if not trig.line_patterns:
+                    for lw in line_forms(w):
+                        line_words.setdefault(lw, set()).add(i)
             plain = [k.lower() for k in trig.keys if _PLAIN_KEY.fullmatch(k)]
             for k in trig.keys:  # a key is in the raw line as written
                 if not _PLAIN_KEY.fullmatch(k):
@@ -152,6 +155,9 @@ class Prefilter:
                     '"(?:' + "|".join(map(re.escape, sorted(plain))) + r')\\*"(?:\s|\\+[nrt])*:' + value)))
             for pat, on_fold in (*((p, False) for p in trig.patterns), *((p, True) for p in trig.folded)):
                 self._patterns.append((i, re.compile(pat), on_fold, _anchor(pat)))
+            if trig.line_patterns:  # on raw lines these stand for the literals and patterns above
+                self._line_own.add(i)
+                self._line_patterns += [(i, re.compile(pat)) for pat in trig.line_patterns]
         for lit in line_literals:
             for w in literal_forms(lit):
                 for lw in line_forms(w):
@@ -250,11 +256,13 @@ class Prefilter:
                         return self.ANY
                     prose = True
             for i, rx, on_fold, _ in self._patterns:
+                if i in self._line_own:
+                    continue
                 if (not prose or i not in self.prose_only) and rx.search(fold if on_fold else text):
                     if i not in self.prose_only:
                         return self.ANY
                     prose = True
-            for i, rx in self._key_patterns:
+            for i, rx in (*self._line_patterns, *self._key_patterns):
                 if rx.search(fold):
                     if i not in self.prose_only:
                         return self.ANY

@@ -50,6 +50,10 @@ class Trigger:
     ``key_words``: the same as ``keys`` for any key *containing* one of these (lower case):
     ``token`` covers ``GH_TOKEN``, ``refreshToken``, ``_authToken``. The detector decides; on raw
     lines they must also be among ``literals`` (a key is in the raw line as written).
+    ``line_patterns``: regexes on the folded raw line (and its views) that stand, on raw lines
+    only, for ``literals``/``shapes``/``patterns``/``folded``: a cheap literal for every string,
+    a precise (slower) check for the line skip, where a literal is too common in JSON itself
+    (``"name":`` keys). The same rules apply: necessary and escape-safe.
     """
 
     literals: tuple[str, ...] = ()
@@ -61,6 +65,7 @@ class Trigger:
     keys: tuple[str, ...] = ()
     keys_spaced: bool = False
     key_words: tuple[str, ...] = ()
+    line_patterns: tuple[str, ...] = ()
 
 
 class Detector:

@@ -236,11 +236,10 @@ class _CopyrightNames(_Part):
 class _KeyedNames(_Part):
     """``name = "X"``, ``author: X`` in config text (``_KEYED``)."""
 
-    # A key word, its separator, then (the value has two words at least) whitespace within the
-    # value: ``"name":"Bash"`` in a JSON record is not one. Folded text; the lookahead on the first
-    # letter lets ``re`` skip to candidates.
-    trigger = Trigger(folded=(rf"""(?=[{''.join(sorted({w[0] for w in _KEY_WORDS}))}])(?:{'|'.join(_KEY_WORDS)})"""
-                              r"""["']?[ \t]*[:=][ \t]*["']?[^"\n<>]{0,81}?[ \t]""",), lines=True)
+    # The key words; on raw lines, a key word, its separator, then (the value has two words at
+    # least) whitespace within the value: ``"name":"Bash"`` in a JSON record is not one.
+    trigger = Trigger(literals=_KEY_WORDS, lines=True, line_patterns=(
+        rf"""(?:{'|'.join(_KEY_WORDS)})["']?[ \t]*[:=][ \t]*["']?[^"\n<>]{{0,81}}?[ \t]""",))
 
     def find(self, text: str, leaf: Leaf) -> list[Span]:
         if "=" not in text and ":" not in text:

@@ -201,27 +201,30 @@ def is_public_ip(text: str) -> bool:
 # Folded text (``tracepub.prefilter.folded``): ASCII lower case, every ASCII digit "0".
 _EMAIL_TRIGGER = r"""@(?<![\s"(),;:<>\[\]\\@.]@)[^\s.@]+\.[^\s.]"""
 _NUMBER_TRIGGERS = (
-    # One pass from each digit (folded: an ASCII digit is 0): a phone candidate's digits where
-    # one can start and what must not follow them (_PHONE_CANDIDATE; a tab written as two
-    # characters allowed for); at a word start, the digit shapes of cards, SSNs, NIFs and Aadhaar
-    # numbers (_DIGIT_SHAPES) and an IPv4 address; after two letters at a word start, a NINO's
-    # digits and letter. ISO dates and times, UUID groups and hex digests hold none of them
-    # (mostly: "6419908b" is a NIF shape).
-    r"0(?:(?<![a-z0-9_./-]0)[0 \t().-]{5,40}0(?![\w-]|\.0)"
-    r"|(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
+    # Folded text, an ASCII digit is 0. A phone candidate (_PHONE_CANDIDATE) where one can start:
+    # seven digits with separators between them, then what must not follow its last digit.
+    r"0(?<![a-z0-9_./-]0)(?:[ \t().-]*+0){6}[0 \t().-]{0,34}?(?<=0)(?![\w-]|\.0)",
+    # At a word start, the digit shapes of cards, SSNs, NIFs and Aadhaar numbers (_DIGIT_SHAPES)
+    # and an IPv4 address; after two letters at a word start, a NINO's digits and letter. ISO
+    # dates and times, UUID groups and hex digests hold none of these (mostly: "6419908b" is a
+    # NIF shape).
+    r"0(?:(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
     r"|0{6,7}-?[^\W\d_]|000(?:00000000|[- :]0000[- :]0000)|0{0,2}\.0{1,3}\.0{1,3}\.0)"
     r"|(?<=[a-z][a-z]0)(?<![a-z0-9_][a-z][a-z]0)0 ?00 ?00 ?[a-d]"
     r"|(?<=[a-z][a-z] 0)(?<![a-z0-9_][a-z][a-z] 0)0 ?00 ?00 ?[a-d])",
     r"[^\x00-\x7f](?<=\d)",  # a digit beyond ASCII (Presidio's card pattern reads \d)
     r":[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}:",  # IPv6 without "::"
-    r"(?=[0-9a-f:])(?<![a-z0-9_:])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::",  # IPv6 with "::" (_IPV6_ISH)
+    # IPv6 with "::" (_IPV6_ISH): what is right before it is nothing or a hex group of 1-4
+    # (folded: digits are 0), not five word characters nor a letter beyond f ("std::", "py::").
+    r"::(?<![a-z0-9_]{5}::)(?<![g-z_]::)(?<![g-z_][a-z0-9_]::)(?<![g-z_][a-z0-9_]{2}::)"
+    r"(?<![g-z_][a-z0-9_]{3}::)",
 )
 # What every IPv6 form Presidio matches holds (its patterns start where no word character or
-# colon is before): "::" there, or hex groups there then "::", or four colons between groups.
-# "test_x.py::test_y" and "std::vector" are not addresses.
-# (ASCII word characters before: where re and regex disagree on \w, the line is looked at.)
-_IPV6_ISH = (r"(?=[0-9A-Fa-f:])(?<![A-Za-z0-9_:])(?:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)?::"
-             r"|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+# colon is before): "::" with nothing or a hex group of 1-4 right before it, or four colons
+# between groups. "test_x.py::test_y" and "std::vector" are not addresses. (ASCII word
+# characters only: where re and regex disagree on \w, the line is looked at.)
+_IPV6_ISH = (r"::(?<![A-Za-z0-9_]{5}::)(?<![G-Zg-z_]::)(?<![G-Zg-z_][A-Za-z0-9_]::)(?<![G-Zg-z_][A-Za-z0-9_]{2}::)"
+             r"(?<![G-Zg-z_][A-Za-z0-9_]{3}::)|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
 _IPV6_HINT = re.compile(_IPV6_ISH)
 # Lines that can hold an address: every IPv4 has d.d.d.d, every IPv6 "::" or four colons in a row
 # of groups.
