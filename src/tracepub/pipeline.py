@@ -250,12 +250,14 @@ def _process(task: Task) -> UnitResult:
                         else:
                             line = _encode(rec.raw, new)
                         if red.findings:
+                            ff.write(b"".join(orjson.dumps(f, option=orjson.OPT_APPEND_NEWLINE) for f in red.findings))
                             for f in red.findings:
-                                ff.write(orjson.dumps(f) + b"\n")
                                 actions[f["action"]] += 1
                                 fold.add(f)
                             red.findings.clear()
-                    fh.write(line if unit.kind == "json" else line + "\n")
+                    fh.write(line)  # a line can be megabytes: no copy to append its line break
+                    if unit.kind != "json":
+                        fh.write("\n")
                     res.records += 1
 
             batch: list[Record] = []
