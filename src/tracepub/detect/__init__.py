@@ -163,15 +163,19 @@ class Engine:
         self._people: set[str] = set()
         self._people_auto: ahocorasick.Automaton | None = None
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
+        self._people_version = 0  # changes whenever _people does
+        self._seen_memo: dict[int, tuple] = {}  # id(span list) -> (span list, version, people seen)
 
     def start_unit(self) -> None:
         self._people.clear()
         self._people_auto = self._people_line_auto = None
+        self._people_version += 1
 
     def seed_people(self, names) -> None:
         """Start with these people remembered (a piece of a split file: those found before it)."""
         self._people.update(names)
         self._people_auto = self._people_line_auto = None
+        self._people_version += 1
 
     def people(self) -> list[str]:
         return sorted(self._people)
@@ -186,7 +190,15 @@ class Engine:
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans = self._scan(text, leaf)
         if self._people and " " in text:  # a remembered name has two words or more
-            seen = self._seen_people(text)
+            # The same string again (a cached span list) with the same people: the same answer.
+            memo = self._seen_memo.get(id(spans))
+            if memo is not None and memo[0] is spans and memo[1] == self._people_version:
+                seen = memo[2]
+            else:
+                seen = self._seen_people(text)
+                if len(self._seen_memo) >= 20_000:
+                    self._seen_memo.clear()
+                self._seen_memo[id(spans)] = (spans, self._people_version, seen)
             if seen:
                 spans = resolve(spans + seen)
         for s in spans:
@@ -195,6 +207,7 @@ class Engine:
                 if value not in self._people:
                     self._people.add(value)
                     self._people_auto = self._people_line_auto = None
+                    self._people_version += 1
         return spans
 
     def _seen_people(self, text: str) -> list[Span]:
