@@ -49,10 +49,13 @@ class Redactor:
         self._rendered: dict[tuple, tuple] = {}
         self._rendered_chars = 0
         self._where: dict[tuple, str] = {}  # path -> "$.a.b[0]" (paths repeat line after line)
+        # (text, key, prose) of short strings without a space that held nothing (same harness).
+        self._clean: set[tuple] = set()
 
     def start_unit(self, file: str, harness: str, is_prose) -> None:
         if harness != self.harness:
             self.walker.clean_keys.clear()
+            self._clean.clear()
         self.file, self.harness, self._is_prose = file, harness, is_prose
         self.findings = []
         self.engine.start_unit()
@@ -95,10 +98,17 @@ class Redactor:
         prose = False
         if self._is_prose is not None and JSON not in path and (not path or path[-1] is not KEY):
             prose = self._is_prose(self._record, path)
+        short = len(text) <= 64 and " " not in text  # no remembered person fits in it (two words)
+        if short and (text, key, prose) in self._clean:
+            return text  # ids, timestamps, flags: the same answer as last time, without a Leaf
         spans = self.engine.scan(text, Leaf(self.harness, path, key, prose))
         if not spans:
             if path and path[-1] is KEY and len(self.walker.clean_keys) < 100_000:
                 self.walker.clean_keys.add(text)  # an object key with nothing in it: skip it next time
+            elif short:
+                if len(self._clean) >= 100_000:
+                    self._clean.clear()
+                self._clean.add((text, key, prose))
             return text
         return self._apply(text, spans, path)
 
