@@ -167,8 +167,9 @@ def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, int, int, str,
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     largest = usage.ru_maxrss * 1024
     cpu = usage.ru_utime + usage.ru_stime - cpu0
-    # ru_maxrss of children is a running maximum: it says something only if it grew.
-    return wall, largest if largest > before * 1024 else 0, tree, out, cpu
+    # ru_maxrss of children is a running maximum: it says something only if it grew. When it did
+    # not (a smaller process after a larger one), the sampled peak of the process tree stands in.
+    return wall, largest if largest > before * 1024 else tree, tree, out, cpu
 
 
 def child_env(extra: dict[str, str]) -> dict[str, str]:

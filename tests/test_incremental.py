@@ -103,3 +103,25 @@ def test_edited_output_is_rebuilt(sessions, tmp_path):
     second = _run(sessions, out)
     assert second["reused"] == first["files"] - 1
     assert victim.read_text() != "tampered\n"
+
+
+def test_a_store_file_counts_once_however_many_sessions_it_holds(tmp_path):
+    """OpenCode's DB holds every session: 'Read N MB' is the bytes of the sources, not N times the DB."""
+    import shutil
+    import sqlite3
+
+    db = tmp_path / "opencode.db"
+    shutil.copy(ROOT / "sample_traces" / "opencode" / "opencode.db", db)
+    con = sqlite3.connect(db)  # a second session: a copy of the first under other ids
+    for table in ("session", "message", "part"):
+        cols = [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
+        rows = con.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall()
+        for row in rows:
+            new = ["copy-" + v if c in ("id", "session_id", "message_id") and isinstance(v, str) else v
+                   for c, v in zip(cols, row, strict=True)]
+            con.execute(f"INSERT INTO {table} VALUES ({', '.join('?' * len(cols))})", new)
+    con.commit()
+    con.close()
+    summary = _run(db, tmp_path / "out")
+    assert summary["files"] == 2  # two sessions from the one store file
+    assert summary["bytes_in"] == db.stat().st_size

@@ -15,6 +15,7 @@ Cost of a reused unit: a stat per file, and a sha256 of its bytes when the size 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -25,7 +26,7 @@ from tracepub.model import Unit
 from tracepub.output import REVIEW, write_json
 
 STATE_FILE = "state.json"
-VERSION = 1
+VERSION = 2  # 2: content digests are per file (a store file is hashed once)
 
 
 def deps_of(unit: Unit) -> tuple[Path, ...]:
@@ -46,16 +47,28 @@ def fingerprint(unit: Unit, name=str) -> list[list[Any]]:
 
 
 def content_sha256(unit: Unit) -> str:
+    """The sha256 of the unit's source bytes (its paths and each file's own digest). A store file
+    (OpenCode/Hermes DB) is one dependency of every session in it: its digest is computed once
+    per process for a given size and mtime, not once per session."""
     h = hashlib.sha256()
     for p in deps_of(unit):
         h.update(str(p).encode("utf-8", "surrogateescape") + b"\0")
         try:
-            with open(p, "rb") as fh:
-                for chunk in iter(lambda f=fh: f.read(1 << 20), b""):
-                    h.update(chunk)
+            st = p.stat()
+            h.update(_file_sha256(str(p), st.st_size, st.st_mtime_ns))
         except OSError:
             h.update(b"\0unreadable")
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=256)
+def _file_sha256(path: str, size: int, mtime_ns: int) -> bytes:
+    """Raises OSError for a file that cannot be read (not cached)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.digest()
 
 
 def run_key(config_hash: str, extra: Any = None) -> str:

@@ -401,13 +401,19 @@ def run(opts: RunOptions) -> RunSummary:
     actions: Counter[str] = Counter(f["action"] for f in path_findings)
     blobs: Counter[str] = Counter()
     harnesses: Counter[str] = Counter()
+    counted: set = set()  # a store file (OpenCode/Hermes DB) holds many sessions: its bytes count once
     for r in results:
         problems.extend(r.problems)
         if not r.ok:
             continue
         summary.files += 1
         summary.records += r.records
-        summary.bytes_in += r.bytes_in
+        if r.deps:
+            fresh = [d for d in r.deps if d[0] not in counted]
+            counted.update(d[0] for d in fresh)
+            summary.bytes_in += sum(max(0, d[1]) for d in fresh)
+        else:
+            summary.bytes_in += r.bytes_in
         harnesses[r.harness] += 1
         types.update(r.types)
         actions.update(r.actions)
