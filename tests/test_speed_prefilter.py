@@ -302,3 +302,31 @@ def test_presidio_fast_path_matches_presidio():
         for rec in recs:
             slow = sorted((r.start, r.end, r.score) for r in rec.analyze(t, rec.supported_entities, None))
             assert sorted(presidio_fast.analyze(rec, t)) == slow, (type(rec).__name__, t)
+
+
+def test_shared_keyword_hits_are_the_detectors_own(engine):
+    """Keyword detectors read their hits from the prefilter's pass over the string they are
+    called on (``KeywordIndex.find_text``): the same hits, in the same order, as their own
+    search of the lower-cased text; none for another string or one whose case fold is odd."""
+    from tracepub.detect.entropy import ContextEntropy
+    from tracepub.detect.patterns import PatternDetector
+
+    indexes = [d._index for d in engine.detectors if isinstance(d, (PatternDetector, ContextEntropy))]
+    assert len(indexes) == 2 and all(ix._shared is not None for ix in indexes)
+    rng = random.Random(7)
+    texts = [_text(rng) for _ in range(400)]
+    texts += ["A3T token KEY Pass 9b9d a5t-AKIA a3t x0b0d", "TOKEN=abc123 Secret_Key: x \u00e9 pat PAT", "ZA5T a4t"]
+    used = 0
+    for text in texts:
+        engine.prefilter.plan(text, False)
+        for ix in indexes:
+            found = ix.find_text(text)
+            if found is not None:
+                used += 1
+                assert found == ix.find(text.lower()), text
+    assert used > 600
+    engine.prefilter.plan("token", False)
+    assert all(ix.find_text("another token") is None for ix in indexes)  # not the string planned
+    for odd in ("\u0130 token", "to\u212aen key"):  # İ lowers to two characters; the Kelvin sign to "k"
+        engine.prefilter.plan(odd, False)
+        assert all(ix.find_text(odd) is None for ix in indexes)

@@ -164,6 +164,20 @@ class Prefilter:
                     line_words.setdefault(lw, set()).add(-1)
         self._leaf_auto = _Matcher({w: (frozenset(a), tuple(sorted(b))) for w, (a, b) in leaf_words.items()})
         self._line_auto = _Matcher({w: frozenset(ids) for w, ids in line_words.items()})
+        self._last: tuple[str | None, list] = (None, [])  # the last string's literal hits
+
+    # -- literal hits, shared with detectors -----------------------------------------------
+    def literal_words(self) -> dict[str, int]:
+        """Each literal (folded) the automaton looks for, and its index in ``literal_hits``."""
+        return {w: k for k, w in enumerate(self._leaf_auto._words)} if self._leaf_auto else {}
+
+    def literal_hits(self, text: str) -> list[tuple[int, int, int]] | None:
+        """(word index, start, end) of every literal of every detector in ``folded(text)``, if
+        ``text`` is the string ``plan`` read last (else None). The detectors then called on it
+        read their keywords from here rather than lower-casing it and searching it again
+        (``detect.keywords.KeywordIndex.share``)."""
+        last = self._last
+        return last[1] if last[0] is text else None  # it holds a reference: no reuse of ids
 
     # -- per string ------------------------------------------------------------------------
     def for_leaf(self, text: str, prose: bool) -> list[int]:
@@ -178,7 +192,9 @@ class Prefilter:
         fold = folded(text)  # same length: its offsets are the text's offsets
         if self._leaf_auto:
             values = self._leaf_auto._values
-            for k, start, _ in self._leaf_auto.matches(fold):
+            found = self._leaf_auto.matches(fold)
+            self._last = (text, found)
+            for k, start, _ in found:
                 ids, line_ids = values[k]
                 if ids:
                     hit |= ids

@@ -142,6 +142,10 @@ class Engine:
         given = detectors if detectors is not None else build_detectors(cfg)
         self.detectors = [part for d in given for part in d.parts()]
         self.prefilter = Prefilter(self.detectors, line_literals)
+        for d in self.detectors:  # keyword detectors read their hits from the prefilter's pass
+            share = getattr(d, "share_hits", None)
+            if share is not None:
+                share(self.prefilter)
         self._free = [getattr(d, "context_free", False) for d in self.detectors]
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]

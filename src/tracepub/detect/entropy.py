@@ -255,6 +255,10 @@ class ContextEntropy(Detector):
     def __init__(self) -> None:
         self._index = KeywordIndex(_TRIGGERS)
 
+    def share_hits(self, prefilter) -> None:
+        """Called by the engine: trigger words come from its prefilter's pass over the string."""
+        self._index.share(prefilter)
+
     def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
         spans: list[Span] = []
         if leaf is not None and leaf.key and len(text) >= 6:
@@ -263,15 +267,19 @@ class ContextEntropy(Detector):
                 spans.append(span)
         if len(text) < 8:
             return spans
-        low = filters.lowered(text)
-        if len(low) != len(text):
-            return spans
+        found = self._index.find_text(text)  # the engine's prefilter pass (no İ: no length change)
+        if found is None:
+            low = filters.lowered(text)
+            if len(low) != len(text):
+                return spans
+            found = self._index.find(low)
         done = -1
         pat = _TRIGGERS.index("pat")
-        for k, start, end in sorted(self._index.find(low), key=lambda h: h[1]):
+        n = len(text)
+        for k, start, end in sorted(found, key=lambda h: h[1]):
             if start <= done:
                 continue
-            if k == pat and (end < len(low) and low[end].isalpha() or start > 0 and low[start - 1].isalpha()):
+            if k == pat and (end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()):
                 continue  # "path", "pattern", "compat": only a whole word PAT names a token
             a, b = _ident_bounds(text, start, end)
             done = b

@@ -11,8 +11,18 @@ linear search among the root's children.)
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import ahocorasick_rs
+
+from tracepub.prefilter import folded
+
+if TYPE_CHECKING:
+    from tracepub.prefilter import Prefilter
+
+# The only characters whose lower case is longer (İ) or ASCII (the Kelvin sign): where one occurs,
+# hits in folded text are not hits in ``text.lower()``.
+_CASE_ODD = ("\u0130", "\u212a")
 
 
 class KeywordIndex:
@@ -25,6 +35,21 @@ class KeywordIndex:
             if self.keywords
             else None
         )
+        # (prefilter, {prefilter word index: ((keyword index, keyword, has a digit), ...)})
+        self._shared: tuple[Prefilter, dict[int, tuple[tuple[int, str, bool], ...]]] | None = None
+
+    def share(self, prefilter: Prefilter) -> None:
+        """Read hits from ``prefilter``'s pass over the string (``find_text``) where every keyword is
+        one of its literals (ASCII, lower case); otherwise ``find_text`` keeps searching itself."""
+        words = prefilter.literal_words()
+        table: dict[int, list[tuple[int, str, bool]]] = {}
+        for j, kw in enumerate(self.keywords):
+            k = words.get(folded(kw))
+            if k is None or not kw.isascii() or kw != kw.lower():
+                self._shared = None
+                return
+            table.setdefault(k, []).append((j, kw, any(c.isdigit() for c in kw)))
+        self._shared = (prefilter, {k: tuple(v) for k, v in table.items()})
 
     def __bool__(self) -> bool:
         return self._ac is not None
@@ -34,3 +59,31 @@ class KeywordIndex:
         if self._ac is None:
             return []
         return self._ac.find_matches_as_indexes(low, overlapping=True)
+
+    def find_text(self, text: str) -> list[tuple[int, int, int]] | None:
+        """``find(text.lower())`` without lower-casing or searching ``text`` again: the shared
+        prefilter's hits (folded text: ASCII lower case, digits as ``0``) narrowed to this index's
+        keywords, a keyword with a digit checked against the text. The same hits in the same
+        order (both automata report overlapping matches by end, the longest first). None: not
+        shared, not the string the prefilter read last (a cached plan), or the text holds a
+        character whose case fold changes length or turns ASCII (then the caller lower-cases it
+        and calls ``find``).
+
+        A folded hit of a digit-free ASCII keyword is that keyword in ``text.lower()``: a non-ASCII
+        character folds to itself, so every character of the hit is ASCII.
+        """
+        shared = self._shared
+        if shared is None or not text.isascii() and any(c in text for c in _CASE_ODD):
+            return None
+        prefilter, table = shared
+        hits = prefilter.literal_hits(text)
+        if hits is None:
+            return None
+        out = []
+        for k, a, b in hits:
+            entries = table.get(k)
+            if entries is not None:
+                for j, kw, digit in entries:
+                    if not digit or text[a:b].lower() == kw:
+                        out.append((j, a, b))
+        return out

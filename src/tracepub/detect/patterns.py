@@ -283,16 +283,26 @@ class PatternDetector(Detector):
             hit.update(dict.fromkeys(self._by_kw[j]))
         return [self.rules[i] for i in hit]
 
+    def share_hits(self, prefilter) -> None:
+        """Called by the engine: keyword hits come from its prefilter's pass over the string."""
+        if self.trigger is not None:
+            self._index.share(prefilter)
+
     def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
         spans: list[Span] = []
         if self._index:
-            low = lowered(text)
+            found = self._index.find_text(text)
+            if found is None:
+                low = lowered(text)
+                found = self._index.find(low)
+                exact = len(low) == len(text)  # a case fold that changes length: no windows
+            else:
+                exact = True
             # keyword positions per rule
             hits: dict[int, list[tuple[int, int]]] = {}
-            for j, a, b in self._index.find(low):
+            for j, a, b in found:
                 for i in self._by_kw[j]:
                     hits.setdefault(i, []).append((a, b))
-            exact = len(low) == len(text)  # a case fold that changes length: no windows
             for i, found in hits.items():
                 rule = self.rules[i]
                 # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
