@@ -272,6 +272,9 @@ class PatternDetector(Detector):
         for i, r in enumerate(self.rules):
             for kw in dict.fromkeys(r.keywords):
                 self._by_kw[pos[kw]].append(i)
+        # What every match of a rule holds besides its keyword (url-password: "@"): a window
+        # without it is not searched.
+        self._required = [_required_literals(r.regex) for r in self.rules]
         # The engine's prefilter (tracepub.prefilter): every rule's keywords; a rule without
         # keywords (a user's rule) means always run.
         self.trigger = None if self._always else Trigger(literals=tuple(self._index.keywords))
@@ -303,16 +306,21 @@ class PatternDetector(Detector):
             for j, a, b in found:
                 for i in self._by_kw[j]:
                     hits.setdefault(i, []).append((a, b))
+            required = self._required
             for i, found in hits.items():
                 rule = self.rules[i]
+                need = required[i]
                 # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
                 if not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
-                    spans.extend(self.apply(rule, text))
+                    if not need or all(lit in text for lit in need):
+                        spans.extend(self.apply(rule, text))
                 else:
                     for a, b in _windows(found, rule.width, len(text)):
-                        spans.extend(self.apply(rule, text, a, b))
+                        if not need or all(text.find(lit, a, b) >= 0 for lit in need):
+                            spans.extend(self.apply(rule, text, a, b))
         for i in self._always:
-            spans.extend(self.apply(self.rules[i], text))
+            if all(lit in text for lit in self._required[i]):
+                spans.extend(self.apply(self.rules[i], text))
         if self.min_confidence:
             spans = [s for s in spans if s.confidence >= self.min_confidence]
         return spans
@@ -348,6 +356,27 @@ class PatternDetector(Detector):
                     action = REVIEW if action == REVIEW else REDACTED
             out.append(Span(start, end, rule.type, f"pattern:{rule.id}", confidence, action))
         return out
+
+
+def _required_literals(regex: re.Pattern) -> tuple[str, ...]:
+    """The runs of literal characters in the regex's top-level sequence: every match holds each
+    of them, within its own span (none if the regex ignores case as a whole)."""
+    if regex.flags & re.IGNORECASE:
+        return ()
+    try:
+        ops = list(re._parser.parse(regex.pattern, regex.flags))  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - an internal API: if it moves, search every window
+        return ()
+    runs: list[str] = []
+    run: list[str] = []
+    for op, arg in (*ops, (None, None)):
+        if op is re._parser.LITERAL:  # type: ignore[attr-defined]
+            run.append(chr(arg))
+            continue
+        if run:
+            runs.append("".join(run))
+        run = []
+    return tuple(dict.fromkeys(runs))
 
 
 def _windows(hits: list[tuple[int, int]], width: int, n: int) -> list[tuple[int, int]]:
