@@ -162,7 +162,26 @@ class Prefilter:
             for w in literal_forms(lit):
                 for lw in line_forms(w):
                     line_words.setdefault(lw, set()).add(-1)
-        self._leaf_auto = _Matcher({w: (frozenset(a), tuple(sorted(b))) for w, (a, b) in leaf_words.items()})
+        # The patterns as ``plan`` reads them, for non-prose and for prose strings: (index, detector,
+        # regex, on folded text, anchor, lines, gated). A gated pattern's anchor, folded, is one
+        # more word of the automaton (a superset: "akc" for "AKC"), so a string that lacks it
+        # costs nothing more, where a substring test reads the whole string. Not for a short
+        # anchor with letters that the case fold makes common ("AC" is "ac" in "back").
+        gates: dict[str, list[int]] = {}
+        entries = []
+        for n, (i, rx, on_fold, anchor) in enumerate(self._patterns):
+            a = anchor or ""
+            gated = len(a) >= 2 and a.isascii() and (
+                folded(a) == a if on_fold else len(a) >= 3 or not any(c.isalpha() for c in a))
+            if gated:
+                gates.setdefault(folded(a), []).append(n)
+            entries.append((n, i, rx, on_fold, anchor, i in self.lines, gated))
+        self._plan_patterns = [[e for e in entries if e[1] not in self.prose_only], entries]
+        values = {w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()}
+        for w, ns in gates.items():
+            ids, line_ids, _ = values.get(w, (frozenset(), (), ()))
+            values[w] = (ids, line_ids, tuple(ns))
+        self._leaf_auto = _Matcher(values)
         self._line_auto = _Matcher({w: frozenset(ids) for w, ids in line_words.items()})
         self._last: tuple[str | None, list] = (None, [])  # the last string's literal hits
 
@@ -189,29 +208,33 @@ class Prefilter:
         (``(start, end)`` of the lines holding its trigger hits), in registration order."""
         hit: set[int] = set(self.always)
         where: dict[int, list[int]] = {}
+        opened: set[int] = set()  # gated patterns whose anchor occurs
         fold = folded(text)  # same length: its offsets are the text's offsets
         if self._leaf_auto:
             values = self._leaf_auto._values
             found = self._leaf_auto.matches(fold)
             self._last = (text, found)
             for k, start, _ in found:
-                ids, line_ids = values[k]
+                ids, line_ids, gates = values[k]
                 if ids:
                     hit |= ids
                 for i in line_ids:
                     where.setdefault(i, []).append(start)
+                if gates:
+                    opened.update(gates)
         limit = len(text) * self.WHOLE
         whole: set[int] = set()  # lines detectors whose hit lines already cover most of the text
-        for i, rx, on_fold, anchor in self._patterns:
-            if not prose and i in self.prose_only:
-                continue
+        for n, i, rx, on_fold, anchor, lines, gated in self._plan_patterns[1 if prose else 0]:
             subject = fold if on_fold else text
-            if anchor is None:
+            if gated:
+                if n not in opened:
+                    continue
+            elif anchor is None:
                 if subject.isascii():
                     continue
             elif anchor and anchor not in subject:
                 continue
-            if i in self.lines:  # one hit per line is enough: go on from the next line
+            if lines:  # one hit per line is enough: go on from the next line
                 if i in whole:
                     continue
                 m = rx.search(subject)
