@@ -252,8 +252,12 @@ class ContextEntropy(Detector):
     # (``{"client_secret": "..."}``) is checked whatever its text. Spans depend on ``leaf.key``.
     trigger = Trigger(literals=_TRIGGERS, key_words=_TRIGGERS)
 
+    MEMO_CHARS = 4_000_000
+
     def __init__(self) -> None:
         self._index = KeywordIndex(_TRIGGERS)
+        self._memo: dict[str, list[Span]] = {}
+        self._memo_chars = 0
 
     def share_hits(self, prefilter) -> None:
         """Called by the engine: trigger words come from its prefilter's pass over the string."""
@@ -267,6 +271,23 @@ class ContextEntropy(Detector):
                 spans.append(span)
         if len(text) < 8:
             return spans
+        # What the text says does not depend on the key, and traces repeat a tool output under
+        # another key a record or two later (the engine caches by key for this detector): the
+        # last few texts' findings are kept (bounded in characters).
+        found = self._memo.get(text)
+        if found is None:
+            found = self._in_text(text)
+            if len(text) <= self.MEMO_CHARS // 4:
+                if self._memo_chars + len(text) > self.MEMO_CHARS or len(self._memo) >= 64:
+                    self._memo.clear()
+                    self._memo_chars = 0
+                self._memo[text] = found
+                self._memo_chars += len(text)
+        return spans + found if spans else list(found)
+
+    def _in_text(self, text: str) -> list[Span]:
+        """Assignments to (and prose about) secret-like names in the text."""
+        spans: list[Span] = []
         found = self._index.find_text(text)  # the engine's prefilter pass (no İ: no length change)
         if found is None:
             low = filters.lowered(text)
@@ -302,7 +323,7 @@ class ContextEntropy(Detector):
         ident = text[a:b]
         flag = ident.startswith("-")
         name = ident.lstrip("-").strip(".")
-        tier = name_tier(_last_part(name))
+        tier = _last_part_tier(name)
         if not tier:
             return None
         span = self._assigned(text, a, b, name, tier, flag)
@@ -394,6 +415,11 @@ def _last_part(name: str) -> str:
         return name
     last = parts[-1]
     return f"{parts[-2]}.{last}" if last.lower() in ("key", "auth", "token", "secret") else last
+
+
+@lru_cache(maxsize=8192)
+def _last_part_tier(name: str) -> int:
+    return name_tier(_last_part(name))
 
 
 def _ident_bounds(text: str, start: int, end: int) -> tuple[int, int]:
