@@ -336,6 +336,23 @@ def test_detect_secrets_agrees_with_filters():
     assert ds.scan("def add(a, b):\n    return a + b\n" * 50, TEXT) == []  # no gate word: nothing runs
 
 
+def test_detect_secrets_windows_and_value_gate():
+    """Lines scanned together (``scan_windows``) find what each line alone finds; the IBM Cloud
+    IAM plugin still runs where a 44-character value can be."""
+    ds = DetectSecrets()
+    assert any(v is not None for v in ds._values)  # the gate exists for the installed plugin
+    key = fake("{{alnum:20}}_{{alnum:23}}")
+    lines = [f'ibm_cloud_iam_key = "{key}"', "nothing here", f'db_password = "{fake("Zq8!{{alnum:14}}")}"',
+             "token = short", f"auth_token: {key}"]
+    text = "\n".join(lines)
+    starts = [sum(len(x) + 1 for x in lines[:k]) for k in range(len(lines))]
+    windows = [(a, a + len(x)) for a, x in zip(starts, lines, strict=True)]
+    alone = [(s.start + a, s.end + a, s.type, s.detector) for a, b in windows for s in ds.scan(text[a:b], TEXT)]
+    together = [(s.start, s.end, s.type, s.detector) for s in ds.scan_windows(text, windows, TEXT)]
+    assert together == alone
+    assert {text[a:b] for a, b, *_ in together} >= {key}
+
+
 def test_entropy_needs_context():
     det = ContextEntropy()
     value = fake("{{alnum:40}}")

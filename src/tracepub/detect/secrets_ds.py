@@ -104,17 +104,39 @@ _KEYWORD_LITERALS = (
 )
 
 
-def _keyword_lines(text: str) -> list[tuple[int, int]]:
-    """The lines holding a keyword (str.find on folded text: faster than a regex alternation)."""
+def _keyword_lines(text: str, literals: tuple[str, ...] = _KEYWORD_LITERALS) -> list[tuple[int, int]]:
+    """The lines holding a keyword (str.find on folded text: faster than a regex alternation);
+    ``literals``: the keywords that can occur (those in the folded text, or a superset)."""
     fold = folded(text)
     spots = []
-    for lit in _KEYWORD_LITERALS:
+    for lit in literals:
         i = fold.find(lit)
         while i >= 0:
             if _FOLLOWED_BY_ASSIGNMENT.match(text, i):
                 spots.append(i)
             i = fold.find(lit, i + 1)
     return line_windows(text, spots)
+
+
+# The value every match of IBM Cloud IAM's pattern captures: 44 key characters. Its pattern starts
+# with optional prefixes and look-behinds, so it is tried at every position of every line with
+# "key" or "token" in it; a line without such a run cannot match.
+_IBM_VALUE = r"[a-zA-Z0-9_\-]{44}"
+
+
+def _value_gate(patterns: list[re.Pattern]) -> re.Pattern | None:
+    """A cheaper regex that every match of the plugin's only pattern holds (same flags), or None:
+    the run of 44 key characters of the IBM Cloud IAM pattern, if it is still a required group."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    if len(patterns) != 1 or f"({_IBM_VALUE}(?!" not in patterns[0].pattern:
+        return None
+    rx = patterns[0]
+    for op, arg in _parser.parse(rx.pattern, rx.flags):
+        if op is _parser.SUBPATTERN and arg[0] == 1 and arg[3] and arg[3][0][0] is _parser.MAX_REPEAT \
+                and arg[3][0][1][:2] == (44, 44):
+            return re.compile(_IBM_VALUE, rx.flags)
+    return None
 
 
 class DetectSecrets(Detector):
@@ -126,6 +148,7 @@ class DetectSecrets(Detector):
         from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
         self._regex: list[tuple[str, str, list[re.Pattern]]] = []
+        self._values: list[re.Pattern | None] = []  # _value_gate of each plugin
         self._gates: list[tuple[tuple[str, ...], re.Pattern | None, re.Pattern | None] | None] = []
         literals: list[str] = list(_KEYWORD_LITERALS)
         patterns: list[str] = []
@@ -135,6 +158,7 @@ class DetectSecrets(Detector):
             if cls.__name__ in _SKIP or not issubclass(cls, RegexBasedDetector):
                 continue
             self._regex.append((cls.__name__, _type_of(secret_type), list(cls().denylist)))
+            self._values.append(_value_gate(self._regex[-1][2]))
             trig = _PLUGIN_TRIGGERS.get(cls.__name__)
             if trig is None:
                 complete = False
@@ -159,10 +183,10 @@ class DetectSecrets(Detector):
         self._auto.make_automaton()
         self._keyword = KeywordDetector()
 
-    def _open_plugins(self, text: str) -> set[int]:
+    def _open_plugins(self, text: str, fold: str | None = None) -> set[int]:
         """Plugins whose trigger occurs in the text (one automaton pass, then a few patterns)."""
         hit: set[int] = set()
-        fold = folded(text)
+        fold = folded(text) if fold is None else fold
         for _, ids in self._auto.iter(fold):
             hit |= ids
         for i, gate in enumerate(self._gates):
@@ -172,10 +196,29 @@ class DetectSecrets(Detector):
         return hit
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return self._scan(text, self._open_plugins(text))
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        """Each window on its own, as ``scan`` sees it (the engine's lines), with the plugins
+        whose trigger occurs in any of them: one trigger pass, not one per line (a trigger
+        is a necessary condition, so a plugin opened by another line finds nothing here)."""
+        joined = "\n".join(text[a:b] for a, b in windows)
+        fold = folded(joined)
+        open_ = self._open_plugins(joined, fold)
+        present = tuple(lit for lit in _KEYWORD_LITERALS if lit in fold)
+        out: list[Span] = []
+        for a, b in windows:
+            for s in self._scan(text[a:b], open_, present):
+                out.append(Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) if a else s)
+        return out
+
+    def _scan(self, text: str, open_: set[int], keywords: tuple[str, ...] = _KEYWORD_LITERALS) -> list[Span]:
         spans: list[Span] = []
-        open_ = self._open_plugins(text)
         for i, (plugin, type_, patterns) in enumerate(self._regex):
             if i not in open_:
+                continue
+            need = self._values[i]
+            if need is not None and need.search(text) is None:
                 continue
             for rx in patterns:
                 for m in rx.finditer(text):
@@ -186,7 +229,7 @@ class DetectSecrets(Detector):
                     if plugin == "BasicAuthDetector" and not validators.password_like(text[start:end]):
                         continue  # gist://username:token@...: URL syntax in docs
                     spans.append(Span(start, end, type_, f"detect-secrets:{plugin}", CONFIDENCE))
-        for a, b in _keyword_lines(text):
+        for a, b in _keyword_lines(text, keywords) if keywords else ():
             spans += [Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)
                       for s in self._keywords(text[a:b])]
         return spans
