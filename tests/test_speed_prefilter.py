@@ -330,3 +330,22 @@ def test_shared_keyword_hits_are_the_detectors_own(engine):
     for odd in ("\u0130 token", "to\u212aen key"):  # İ lowers to two characters; the Kelvin sign to "k"
         engine.prefilter.plan(odd, False)
         assert all(ix.find_text(odd) is None for ix in indexes)
+
+
+def test_home_paths_tried_at_candidates_match_finditer():
+    """Home-path patterns tried only where "home"/"Users" can start a match find what
+    ``finditer`` over the whole string finds."""
+    from tracepub.detect import identity
+
+    rng = random.Random(11)
+    parts = ["/home/", "/Users/", "C:\\Users\\", "c:\\\\Users\\\\", "-home-", "-Users-", "home", "Users", "jdoe",
+             "a.b", "/", "-", ".", "\\n", "\\", " ", "é", "_", "0", "-home-home-", "/home/home/", "\n"]
+    for _ in range(3000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 10)))
+        home = identity._occurrences(text, "home")
+        users = identity._occurrences(text, "Users")
+        at = [q - 1 for q in (*home, *users)]
+        for rx, starts in ((identity._HOME, [*at, *(q - k for q in users for k in (3, 4))]),
+                           (identity._ENCODED_HOME, at)):
+            assert [m.span(1) for m in identity._finditer_at(rx, text, starts)] == \
+                [m.span(1) for m in rx.finditer(text)], text
