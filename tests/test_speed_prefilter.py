@@ -342,10 +342,5 @@ def test_home_paths_tried_at_candidates_match_finditer():
              "a.b", "/", "-", ".", "\\n", "\\", " ", "é", "_", "0", "-home-home-", "/home/home/", "\n"]
     for _ in range(3000):
         text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 10)))
-        home = identity._occurrences(text, "home")
-        users = identity._occurrences(text, "Users")
-        at = [q - 1 for q in (*home, *users)]
-        for rx, starts in ((identity._HOME, [*at, *(q - k for q in users for k in (3, 4))]),
-                           (identity._ENCODED_HOME, at)):
-            assert [m.span(1) for m in identity._finditer_at(rx, text, starts)] == \
-                [m.span(1) for m in rx.finditer(text)], text
+        assert [m.span(1) for m in identity._home_matches(text)] == \
+            [m.span(1) for rx in (identity._HOME, identity._ENCODED_HOME) for m in rx.finditer(text)], text

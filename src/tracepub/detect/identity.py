@@ -143,6 +143,14 @@ def _finditer_at(rx: re.Pattern, text: str, starts: list[int]) -> list[re.Match]
     return out
 
 
+def _home_matches(text: str) -> list[re.Match]:
+    """``[*_HOME.finditer(text), *_ENCODED_HOME.finditer(text)]``, tried where a match can start."""
+    home, users = _occurrences(text, "home"), _occurrences(text, "Users")
+    at = [q - 1 for q in (*home, *users)]  # "/home/", "-Users-"
+    return [*_finditer_at(_HOME, text, [*at, *(q - k for q in users for k in (3, 4))]),  # "C:\\Users"
+            *_finditer_at(_ENCODED_HOME, text, at)]
+
+
 class HomePaths(Detector):
     """Usernames inside home-folder paths (``/home/NAME``, ``/Users/NAME``, ``C:\\Users\\NAME``,
     ``-home-NAME-src``): other people's usernames are personal data too."""
@@ -161,10 +169,7 @@ class HomePaths(Detector):
         view = escaped_view(text)
         found: dict[tuple[int, int], None] = {}
         for t in (text, view) if view is not text else (text,):
-            home, users = _occurrences(t, "home"), _occurrences(t, "Users")
-            at = [q - 1 for q in (*home, *users)]  # "/home/", "-Users-"
-            for m in (*_finditer_at(_HOME, t, [*at, *(q - k for q in users for k in (3, 4))]),  # "C:\\Users"
-                      *_finditer_at(_ENCODED_HOME, t, at)):
+            for m in _home_matches(t):
                 name = m.group(1).rstrip(".")
                 if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():
                     continue
