@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import ahocorasick
+import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.identity import escaped_view
@@ -165,7 +166,7 @@ class Engine:
             for k in (d.trigger.keys if d.trigger is not None else ()):
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
-        self._people_auto: ahocorasick.Automaton | None = None
+        self._people_auto: ahocorasick_rs.AhoCorasick | None = None
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
         self._seen_memo: dict[int, tuple] = {}  # id(span list) -> (span list, version, people seen)
@@ -215,14 +216,11 @@ class Engine:
         return spans
 
     def _seen_people(self, text: str) -> list[Span]:
-        if self._people_auto is None:
-            self._people_auto = ahocorasick.Automaton()
-            for v in self._people:
-                self._people_auto.add_word(v, len(v))
-            self._people_auto.make_automaton()
+        if self._people_auto is None:  # ahocorasick-rs: a few names are found with a fast scan for rare bytes
+            self._people_auto = ahocorasick_rs.AhoCorasick(sorted(self._people),
+                                                           matchkind=ahocorasick_rs.MatchKind.Standard)
         out = []
-        for end, n in self._people_auto.iter(text):
-            start, end = end - n + 1, end + 1
+        for _, start, end in self._people_auto.find_matches_as_indexes(text, overlapping=True):
             if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
                 out.append(Span(start, end, "pii.person", "names:seen-in-file", 0.85))
         return out
