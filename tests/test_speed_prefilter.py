@@ -344,3 +344,24 @@ def test_home_paths_tried_at_candidates_match_finditer():
         text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 10)))
         assert [m.span(1) for m in identity._home_matches(text)] == \
             [m.span(1) for rx in (identity._HOME, identity._ENCODED_HOME) for m in rx.finditer(text)], text
+
+
+def test_exact_values_read_shared_hits_only_when_ascii():
+    """The identity detector reads its values' hits from the prefilter pass when every value is
+    ASCII (the same spans as its own case-insensitive search), and searches itself otherwise."""
+    from tracepub.detect.identity import ExactValues
+
+    ascii_ids = {k: v for k, v in IDENTITY.items() if k.isascii()}
+    shared = Engine(DetectConfig(identity=ascii_ids, ner=False))
+    exact = next(d for d in shared.detectors if isinstance(d, ExactValues))
+    assert exact._index is not None and exact._index._shared is not None
+    mixed = next(d for d in Engine(DetectConfig(identity=IDENTITY, ner=False)).detectors if isinstance(d, ExactValues))
+    assert mixed._index is None or mixed._index._shared is None
+    alone = ExactValues(ascii_ids)
+    rng = random.Random(5)
+    leaf = Leaf("test", (), None, False)
+    texts = [_text(rng) for _ in range(300)] + ["JDOE at DEVBOX-07 and devbox-17, Jane Doe; jdoe_x", "x\u0130 jdoe"]
+    for text in texts:
+        shared.prefilter.plan(text, False)
+        key = sorted((s.start, s.end, s.type) for s in exact.scan(text, leaf))
+        assert key == sorted((s.start, s.end, s.type) for s in alone.scan(text, leaf)), text

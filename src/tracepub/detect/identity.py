@@ -14,6 +14,7 @@ import re
 import ahocorasick
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.keywords import KeywordIndex
 from tracepub.model import Leaf, Span
 
 # Types matched only at word boundaries.
@@ -67,6 +68,13 @@ class ExactValues(Detector):
         if self._ready:
             self._auto.make_automaton()
         self.trigger = Trigger(literals=tuple(self._types))
+        self._index: KeywordIndex | None = None  # the values, read from the engine's prefilter pass
+
+    def share_hits(self, prefilter) -> None:
+        """Called by the engine: value hits come from its prefilter's pass over the string."""
+        if self._ready:
+            self._index = KeywordIndex(self._types)
+            self._index.share(prefilter)
 
     def __bool__(self) -> bool:
         return self._ready
@@ -74,13 +82,18 @@ class ExactValues(Detector):
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not self._ready:
             return []
-        low = text.lower()
-        if len(low) != len(text):  # a rare case fold that changes length: search the slow way
-            return self._scan_regex(text)
+        found = self._index.find_text(text) if self._index is not None else None
+        if found is not None:  # (word, start, end) in any order: spans are sorted later
+            words = self._index.keywords  # type: ignore[union-attr]
+            hits = [(words[j], a, b) for j, a, b in found]
+        else:
+            low = text.lower()
+            if len(low) != len(text):  # a rare case fold that changes length: search the slow way
+                return self._scan_regex(text)
+            hits = [(word, end_idx - length + 1, end_idx + 1) for end_idx, (length, word) in self._auto.iter(low)]
         spans = []
         view = escaped_view(text)
-        for end_idx, (length, word) in self._auto.iter(low):
-            start, end = end_idx - length + 1, end_idx + 1
+        for word, start, end in hits:
             type_ = self._types[word]
             if type_ in _BOUNDED and (
                 (start > 0 and _is_word(view[start - 1])) or (end < len(text) and _is_word(view[end]))
