@@ -203,9 +203,10 @@ class Prefilter:
         """Indices of the detectors to call on ``text`` (whole), in registration order."""
         return [i for i, _ in self.plan(text, prose)]
 
-    def plan(self, text: str, prose: bool) -> Plan:
+    def plan(self, text: str, prose: bool, only: frozenset[int] | None = None) -> Plan:
         """Which detectors to call on ``text``, each on the whole string (None) or on windows
-        (``(start, end)`` of the lines holding its trigger hits), in registration order."""
+        (``(start, end)`` of the lines holding its trigger hits), in registration order. With
+        ``only``: right for those detectors (the others' patterns are not searched)."""
         hit: set[int] = set(self.always)
         where: dict[int, list[int]] = {}
         opened: set[int] = set()  # gated patterns whose anchor occurs
@@ -224,7 +225,10 @@ class Prefilter:
                     opened.update(gates)
         limit = len(text) * self.WHOLE
         whole: set[int] = set()  # lines detectors whose hit lines already cover most of the text
-        for n, i, rx, on_fold, anchor, lines, gated in self._plan_patterns[1 if prose else 0]:
+        entries = self._plan_patterns[1 if prose else 0]
+        if only is not None:
+            entries = [e for e in entries if e[1] in only]
+        for n, i, rx, on_fold, anchor, lines, gated in entries:
             subject = fold if on_fold else text
             if gated:
                 if n not in opened:

@@ -156,6 +156,7 @@ class Engine:
         self._by_leaf: dict[tuple, list[Span]] = {}
         self.stats: Counter[str] = Counter()
         self._raw = [getattr(d, "sees_raw", False) for d in self.detectors]
+        self._raw_ids = frozenset(i for i, r in enumerate(self._raw) if r)
         # Detectors that also run on any string under one of their keys (Trigger.keys).
         self._by_key: dict[str, list[int]] = {}
         # ... and on any string under a key containing one of their key_words (secret-like names).
@@ -278,7 +279,7 @@ class Engine:
             return self.prefilter.plan(text, prose)
         raw = self._raw
         steps = [s for s in self.prefilter.plan(view, prose) if not raw[s[0]]]
-        steps += [s for s in self.prefilter.plan(text, prose) if raw[s[0]]]
+        steps += [s for s in self.prefilter.plan(text, prose, self._raw_ids) if raw[s[0]]]
         return sorted(steps, key=lambda s: s[0])
 
     def _run(self, step: tuple[int, list[tuple[int, int]] | None], text: str, view: str,
