@@ -341,6 +341,7 @@ class Presidio(Detector):
         self.ner_model = ner_model_name() if ner else None
         self._nlp = None
         self._lock = threading.Lock()
+        self._phone_memo: dict[str, list[Span]] = {}  # phone window -> its spans (the same log line again)
 
     # -- helpers ---------------------------------------------------------------------------
     def parts(self) -> list[Detector]:
@@ -432,8 +433,14 @@ class Presidio(Detector):
                     continue
                 a0, b0 = max(0, a - _CONTEXT_WINDOW), min(len(text), b + 2)
                 window = text[a0:b0]
-                for s in self._spans(window, self._phone.analyze(window, ["PHONE_NUMBER"], None), self._phone.context,
-                                     0.4):
+                found = self._phone_memo.get(window)  # phonenumbers reads it once per region: milliseconds
+                if found is None:
+                    found = self._spans(window, self._phone.analyze(window, ["PHONE_NUMBER"], None),
+                                        self._phone.context, 0.4)
+                    if len(self._phone_memo) >= 4096:
+                        self._phone_memo.clear()
+                    self._phone_memo[window] = found
+                for s in found:
                     if s.end + a0 <= a or s.start + a0 >= b:
                         continue  # a match in the context part belongs to another candidate
                     s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
