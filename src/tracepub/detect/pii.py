@@ -207,8 +207,9 @@ _NUMBER_TRIGGERS = (
     # At a word start, the digit shapes of cards, SSNs, NIFs and Aadhaar numbers (_DIGIT_SHAPES)
     # and an IPv4 address; after two letters at a word start, a NINO's digits and letter. ISO
     # dates and times, UUID groups and hex digests hold none of these (mostly: "6419908b" is a
-    # NIF shape).
-    r"0(?:(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
+    # NIF shape). Every branch has a letter, a space or nothing before its first digit: the
+    # look-behind up front says so once, so a digit inside a run fails at once.
+    r"0(?<![0_]0)(?:(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
     r"|0{6,7}-?[^\W\d_]|000(?:00000000|[- :]0000[- :]0000)|0{0,2}\.0{1,3}\.0{1,3}\.0)"
     r"|(?<=[a-z][a-z]0)(?<![a-z0-9_][a-z][a-z]0)0 ?00 ?00 ?[a-d]"
     r"|(?<=[a-z][a-z] 0)(?<![a-z0-9_][a-z][a-z] 0)0 ?00 ?00 ?[a-d])",
