@@ -250,10 +250,8 @@ def _process(task: Task) -> UnitResult:
                         else:
                             line = _encode(rec.raw, new)
                         if red.findings:
-                            ff.write(b"".join(orjson.dumps(f, option=orjson.OPT_APPEND_NEWLINE) for f in red.findings))
-                            for f in red.findings:
-                                actions[f["action"]] += 1
-                                fold.add(f)
+                            ff.write(red.findings_jsonl())
+                            red.fold_findings(fold, actions)
                             red.findings.clear()
                     fh.write(line)  # a line can be megabytes: no copy to append its line break
                     if unit.kind != "json":
@@ -343,9 +341,9 @@ def assign_dests(units: list[Unit], red: Redactor) -> tuple[list[str], list[dict
             dest = f"{stem}-{n}{dot}{suffix}"
         taken.add(dest)
         dests.append(dest)
-        for f in red.findings:
+        for f in red.finding_dicts():
             f["file"] = dest
-        findings.extend(red.findings)
+            findings.append(f)
     return dests, findings
 
 

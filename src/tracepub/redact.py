@@ -12,6 +12,8 @@ import hashlib
 from collections import Counter
 from typing import Any
 
+import orjson
+
 from tracepub.detect import Engine
 from tracepub.model import KEPT, Leaf, Span
 from tracepub.placeholders import Namer, for_path
@@ -40,7 +42,9 @@ class Redactor:
         self.walker = Walker(self._visit, self._blob, remove_blobs)
         self.types: Counter[str] = Counter()
         self.blobs: Counter[str] = Counter()
-        self.findings: list[dict] = []
+        # (id, file, record, path, _Static) per finding: ``finding_dicts`` / ``findings_jsonl``
+        self.findings: list[tuple[str, str, int, str, _Static]] = []
+        self._path_json: dict[str, str] = {}  # path -> its JSON string
         self.file = ""
         self.harness = ""
         self.record_index = 0
@@ -118,7 +122,7 @@ class Redactor:
         # hands out again for the same text (the entry keeps it alive, so the id stays unique).
         key: tuple = (text, in_name) if len(text) <= self.RENDER_CACHE_LEN else (id(spans), in_name)
         rendered = self._rendered.get(key)
-        if rendered is None or rendered[0] is not spans:
+        if rendered is None or (rendered[0] is not spans and rendered[0] != spans):
             rendered = (spans, *self._render(text, spans, in_name))
             self._rendered_chars += len(rendered[1])
             if len(self._rendered) >= 50_000 or self._rendered_chars > 16_000_000:
@@ -132,22 +136,51 @@ class Redactor:
                 self._where.clear()
             where = self._where[path] = format_path(path)
         head = f"{self.file}\0{self.record_index}\0{where}\0"
-        for s, fields in static:
-            self.types[s.type] += 1
-            self.findings.append({
-                "id": hashlib.sha1(f"{head}{s.start}".encode()).hexdigest()[:12],
-                "file": self.file,
-                "record": self.record_index,
-                "path": where,
-                **fields,
-            })
+        file, record, types, found = self.file, self.record_index, self.types, self.findings
+        for st in static:
+            types[st.type] += 1
+            found.append((hashlib.sha1(f"{head}{st.start}".encode()).hexdigest()[:12], file, record, where, st))
         return new
+
+    # -- findings ----------------------------------------------------------------------------
+    def finding_dicts(self) -> list[dict]:
+        """The findings made since ``start_unit`` (or the last ``findings.clear()``), as dicts."""
+        return [{"id": fid, "file": file, "record": record, "path": where, **st.fields}
+                for fid, file, record, where, st in self.findings]
+
+    def findings_jsonl(self) -> bytes:
+        """The findings as findings.jsonl lines: the bytes ``orjson.dumps`` gives each dict of
+        ``finding_dicts``, assembled from parts serialised once (a file's name, a path, and all
+        but the id, file, record and path of a span's finding, which repeat)."""
+        paths = self._path_json
+        lines = []
+        file_j: tuple[str | None, str] = (None, "")
+        for fid, file, record, where, st in self.findings:
+            if file_j[0] is not file:
+                file_j = (file, orjson.dumps(file).decode())
+            where_j = paths.get(where)
+            if where_j is None:
+                if len(paths) >= 100_000:
+                    paths.clear()
+                where_j = paths[where] = orjson.dumps(where).decode()
+            tail = st.tail
+            if tail is None:
+                tail = st.tail = orjson.dumps(st.fields, option=orjson.OPT_APPEND_NEWLINE).decode()[1:]
+            lines.append(f'{{"id":"{fid}","file":{file_j[1]},"record":{record},"path":{where_j},{tail}')
+        return "".join(lines).encode()
+
+    def fold_findings(self, fold, actions: Counter[str]) -> None:
+        """Fold the findings into the report's per-file view (``report.FileFold``) and count actions."""
+        add = fold.add_static
+        for fid, file, record, where, st in self.findings:
+            actions[st.action] += 1
+            add(file, fid, record, where, st.fold)
 
     # Strings repeat (the working folder on every line, tool output in two fields): their
     # rendering is reused. Up to this length the text itself is the key.
     RENDER_CACHE_LEN = 2048
 
-    def _render(self, text: str, spans: list[Span], in_name: bool) -> tuple[str, list[tuple[Span, dict]]]:
+    def _render(self, text: str, spans: list[Span], in_name: bool) -> tuple[str, list[_Static]]:
         """The redacted text and, per span, the finding fields that do not depend on where the
         text occurs."""
         pieces: list[str] = []
@@ -173,16 +206,31 @@ class Redactor:
         static = []
         for s, ph, a, b, kept in placed:
             value = text[s.start : s.end]
-            static.append((s, {
+            action = KEPT if kept else s.action
+            placeholder = ph if not kept else None
+            shown, vid = mask(value, s.type), self.namer.value_id(value)
+            before, after = new[max(0, a - CONTEXT) : a], new[b : b + CONTEXT]
+            static.append(_Static(s.start, s.type, action, {
                 "start": s.start,
                 "end": s.end,
                 "type": s.type,
                 "detector": s.detector,
                 "confidence": s.confidence,
-                "action": KEPT if kept else s.action,
-                "placeholder": ph if not kept else None,
-                "value": mask(value, s.type),
-                "value_id": self.namer.value_id(value),
-                "context": {"before": new[max(0, a - CONTEXT) : a], "after": new[b : b + CONTEXT]},
-            }))
+                "action": action,
+                "placeholder": placeholder,
+                "value": shown,
+                "value_id": vid,
+                "context": {"before": before, "after": after},
+            }, (vid, shown, s.type, s.detector, action, float(s.confidence), placeholder, before, after)))
         return new, static
+
+
+class _Static:
+    """A span's finding without the fields that depend on where its text occurs (id, file,
+    record, path): built once per rendering, reused for every occurrence of the text."""
+
+    __slots__ = ("start", "type", "action", "fields", "fold", "tail")
+
+    def __init__(self, start: int, type_: str, action: str, fields: dict, fold: tuple):
+        self.start, self.type, self.action, self.fields, self.fold = start, type_, action, fields, fold
+        self.tail: str | None = None  # the fields serialised, without their opening brace

@@ -177,35 +177,43 @@ class FileFold:
     by_action: Counter = field(default_factory=Counter)
 
     def add(self, f: dict) -> None:
-        self.file = f["file"]
+        self.add_static(f["file"], f["id"], f.get("record"), f.get("path", ""), (
+            f.get("value_id") or f["id"], f.get("value", ""), f["type"], f["detector"], f["action"],
+            float(f.get("confidence", 0)), f.get("placeholder"), *_context(f)))
+
+    def add_static(self, file: str, fid: str, record, where: str, st: tuple) -> None:
+        """``add`` for a finding given as its parts: ``st`` is (value id, value, type, detector,
+        action, confidence, placeholder, context before, context after), what the redactor keeps
+        once for every occurrence of a text."""
+        self.file = file
         self.total += 1
-        vid = f.get("value_id") or f["id"]
+        vid, value, type_, detector, action, conf, ph, before, after = st
         g = self.groups.get(vid)
         if g is None:
-            g = self.groups[vid] = _FoldGroup(f.get("value", ""), f["id"])
+            g = self.groups[vid] = _FoldGroup(value, fid)
         g.count += 1
-        g.types[f["type"]] += 1
-        g.detectors[f["detector"]] += 1
-        g.actions[f["action"]] += 1
-        conf = float(f.get("confidence", 0))
-        g.conf_min, g.conf_max = min(g.conf_min, conf), max(g.conf_max, conf)
-        ph = f.get("placeholder")
+        g.types[type_] += 1
+        g.detectors[detector] += 1
+        g.actions[action] += 1
+        if conf < g.conf_min:
+            g.conf_min = conf
+        if conf > g.conf_max:
+            g.conf_max = conf
         if ph:
-            in_name = "#file" in f.get("path", "")
+            in_name = "#file" in where
             if g.placeholder is None or (g.placeholder[:1] != "<" and not in_name):
                 g.placeholder = ph
             if not in_name and (g.after_plain == _KEEP or g.after_plain[:1] != "<"):
                 g.after_plain = ph
         if len(g.snippets) < SNIPPETS_PER_VALUE:
-            in_name = "#file" in f.get("path", "")
-            ctx = f.get("context") or {}
-            snip = {"before": ctx.get("before", ""), "after": ctx.get("after", ""), "file": f["file"],
-                    "where": "file or folder name" if in_name else f"record {f.get('record')}, {f.get('path', '')}"}
-            if not any(s["before"] == snip["before"] and s["after"] == snip["after"] for s in g.snippets):
+            in_name = "#file" in where
+            snip = {"before": before, "after": after, "file": file,
+                    "where": "file or folder name" if in_name else f"record {record}, {where}"}
+            if not any(s["before"] == before and s["after"] == after for s in g.snippets):
                 g.snippets.append(snip)
-        self.by_type[f["type"]] += 1
-        self.by_detector[f["detector"]] += 1
-        self.by_action[f["action"]] += 1
+        self.by_type[type_] += 1
+        self.by_detector[detector] += 1
+        self.by_action[action] += 1
 
     def extend(self, other: FileFold) -> None:
         """Append the fold of later findings of the same file (the pieces of a split file)."""
@@ -228,6 +236,11 @@ class FileFold:
         self.by_type.update(other.by_type)
         self.by_detector.update(other.by_detector)
         self.by_action.update(other.by_action)
+
+
+def _context(f: dict) -> tuple[str, str]:
+    ctx = f.get("context") or {}
+    return ctx.get("before", ""), ctx.get("after", "")
 
 
 def _then(ph: str | None, later: _FoldGroup) -> str | None:
