@@ -135,6 +135,8 @@ WORK = ".work"  # review/.work/: pieces of split units while they are being proc
 # memory stays bounded by the batch, not the file.
 BATCH_RECORDS = 256
 BATCH_BYTES = 4 * 1024 * 1024
+# Garbage collector thresholds once the engine is built (``_warm``); Python's default is (700, 10, 10).
+GC_THRESHOLD = (10_000, 10, 10)
 
 
 @dataclass
@@ -572,7 +574,11 @@ def _warm() -> None:
     """Load lazy models (spaCy) before forking, so workers share them instead of each loading;
     then move everything built so far out of the garbage collector's view (``gc.freeze``): the
     models and rule tables are never freed, and each full collection would walk all of them
-    again (a tenth of a worker's time) and touch the pages the forked workers share."""
+    again (a tenth of a worker's time) and touch the pages the forked workers share. Then
+    collections are made rarer (``GC_THRESHOLD``): a worker's caches (spans, renderings, ids:
+    hundreds of thousands of objects, none in a cycle) are what a full collection walks, and
+    with the default thresholds that was a few percent of a worker's time. Cyclic garbage is
+    still collected, later."""
     import gc
 
     for d in _WORKER["redactor"].engine.detectors:
@@ -580,6 +586,7 @@ def _warm() -> None:
         if warm is not None:
             warm()
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)
 
 
 def _tasks_for(i: int, unit: Unit, dest: str, out: Path, split: dict) -> list[Task]:
