@@ -42,8 +42,8 @@ class Redactor:
         self.walker = Walker(self._visit, self._blob, remove_blobs)
         self.types: Counter[str] = Counter()
         self.blobs: Counter[str] = Counter()
-        # (id, file, record, path, _Static) per finding: ``finding_dicts`` / ``findings_jsonl``
-        self.findings: list[tuple[str, str, int, str, _Static]] = []
+        # (id, file, record, path, the span's rendered finding: _ST_*) per finding: ``finding_dicts`` / ``findings_jsonl``
+        self.findings: list[tuple[str, str, int, str, list]] = []
         self._path_json: dict[str, str] = {}  # path -> its JSON string
         self.file = ""
         self.harness = ""
@@ -138,14 +138,14 @@ class Redactor:
         head = f"{self.file}\0{self.record_index}\0{where}\0"
         file, record, types, found = self.file, self.record_index, self.types, self.findings
         for st in static:
-            types[st.type] += 1
-            found.append((hashlib.sha1(f"{head}{st.start}".encode()).hexdigest()[:12], file, record, where, st))
+            types[st[_ST_TYPE]] += 1
+            found.append((hashlib.sha1(f"{head}{st[_ST_START]}".encode()).hexdigest()[:12], file, record, where, st))
         return new
 
     # -- findings ----------------------------------------------------------------------------
     def finding_dicts(self) -> list[dict]:
         """The findings made since ``start_unit`` (or the last ``findings.clear()``), as dicts."""
-        return [{"id": fid, "file": file, "record": record, "path": where, **st.fields}
+        return [{"id": fid, "file": file, "record": record, "path": where, **st[_ST_FIELDS]}
                 for fid, file, record, where, st in self.findings]
 
     def findings_jsonl(self) -> bytes:
@@ -163,9 +163,9 @@ class Redactor:
                 if len(paths) >= 100_000:
                     paths.clear()
                 where_j = paths[where] = orjson.dumps(where).decode()
-            tail = st.tail
+            tail = st[_ST_TAIL]
             if tail is None:
-                tail = st.tail = orjson.dumps(st.fields, option=orjson.OPT_APPEND_NEWLINE).decode()[1:]
+                tail = st[_ST_TAIL] = orjson.dumps(st[_ST_FIELDS], option=orjson.OPT_APPEND_NEWLINE).decode()[1:]
             lines.append(f'{{"id":"{fid}","file":{file_j[1]},"record":{record},"path":{where_j},{tail}')
         return "".join(lines).encode()
 
@@ -173,44 +173,49 @@ class Redactor:
         """Fold the findings into the report's per-file view (``report.FileFold``) and count actions."""
         add = fold.add_static
         for fid, file, record, where, st in self.findings:
-            actions[st.action] += 1
-            add(file, fid, record, where, st.fold)
+            actions[st[_ST_ACTION]] += 1
+            add(file, fid, record, where, st[_ST_FOLD])
 
     # Strings repeat (the working folder on every line, tool output in two fields): their
     # rendering is reused. Up to this length the text itself is the key.
     RENDER_CACHE_LEN = 2048
 
-    def _render(self, text: str, spans: list[Span], in_name: bool) -> tuple[str, list[_Static]]:
-        """The redacted text and, per span, the finding fields that do not depend on where the
-        text occurs."""
+    def _render(self, text: str, spans: list[Span], in_name: bool) -> tuple[str, list[list]]:
+        """The redacted text and, per span, the finding without the fields that depend on where
+        the text occurs (``_ST_*``). A long tool output holds the same value many times (the
+        user's name in every path): its placeholder, mask and id are worked out once."""
+        namer, keep_ids = self.namer, self.keep_ids
+        values: dict[tuple[str, str], tuple[str, bool, str, str]] = {}
         pieces: list[str] = []
-        placed: list[tuple[Span, str, int, int, bool]] = []
+        placed: list[tuple[Span, int, int, tuple[str, bool, str, str]]] = []
         pos = 0
         out_len = 0
         for s in spans:
             value = text[s.start : s.end]
-            # A reviewer's added value or regex (custom.*) is always redacted, even if also kept.
-            kept = bool(self.keep_ids) and not s.type.startswith("custom.") \
-                and self.namer.value_id(value) in self.keep_ids
-            ph = value if kept else self.namer.placeholder(s.type, value)
-            if in_name:
-                ph = value if kept else for_path(ph)
+            known = values.get((s.type, value))
+            if known is None:
+                vid = namer.value_id(value)
+                # A reviewer's added value or regex (custom.*) is always redacted, even if also kept.
+                kept = bool(keep_ids) and not s.type.startswith("custom.") and vid in keep_ids
+                ph = value if kept else namer.placeholder(s.type, value)
+                if in_name and not kept:
+                    ph = for_path(ph)
+                known = values[(s.type, value)] = (ph, kept, mask(value, s.type), vid)
+            ph = known[0]
             pieces.append(text[pos : s.start])
             out_len += s.start - pos
-            placed.append((s, ph, out_len, out_len + len(ph), kept))
+            placed.append((s, out_len, out_len + len(ph), known))
             pieces.append(ph)
             out_len += len(ph)
             pos = s.end
         pieces.append(text[pos:])
         new = "".join(pieces)
-        static = []
-        for s, ph, a, b, kept in placed:
-            value = text[s.start : s.end]
+        static: list[list] = []
+        for s, a, b, (ph, kept, shown, vid) in placed:
             action = KEPT if kept else s.action
-            placeholder = ph if not kept else None
-            shown, vid = mask(value, s.type), self.namer.value_id(value)
+            placeholder = None if kept else ph
             before, after = new[max(0, a - CONTEXT) : a], new[b : b + CONTEXT]
-            static.append(_Static(s.start, s.type, action, {
+            static.append([s.start, s.type, action, {
                 "start": s.start,
                 "end": s.end,
                 "type": s.type,
@@ -221,16 +226,12 @@ class Redactor:
                 "value": shown,
                 "value_id": vid,
                 "context": {"before": before, "after": after},
-            }, (vid, shown, s.type, s.detector, action, float(s.confidence), placeholder, before, after)))
+            }, (vid, shown, s.type, s.detector, action, float(s.confidence), placeholder, before, after), None])
         return new, static
 
 
-class _Static:
-    """A span's finding without the fields that depend on where its text occurs (id, file,
-    record, path): built once per rendering, reused for every occurrence of the text."""
-
-    __slots__ = ("start", "type", "action", "fields", "fold", "tail")
-
-    def __init__(self, start: int, type_: str, action: str, fields: dict, fold: tuple):
-        self.start, self.type, self.action, self.fields, self.fold = start, type_, action, fields, fold
-        self.tail: str | None = None  # the fields serialised, without their opening brace
+# A span's finding without the fields that depend on where its text occurs (id, file, record,
+# path), built once per rendering and reused for every occurrence of the text: a list (spans
+# are many; a class instance costs more to make) of the span's start, type, action, the fields,
+# their form for ``report.FileFold.add_static``, and the fields serialised (made on first use).
+_ST_START, _ST_TYPE, _ST_ACTION, _ST_FIELDS, _ST_FOLD, _ST_TAIL = range(6)
