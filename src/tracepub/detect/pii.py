@@ -307,6 +307,9 @@ class Presidio(Detector):
 
     def __init__(self, ner: bool = True, ner_threshold: float = 0.85):
         _offline_tldextract()
+        from tracepub.detect.presidio_import import import_presidio
+
+        import_presidio()  # without validating every bundled pattern: serial start-up
         from presidio_analyzer.predefined_recognizers import (
             CreditCardRecognizer,
             EmailRecognizer,
