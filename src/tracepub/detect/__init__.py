@@ -133,6 +133,7 @@ class Engine:
     """
 
     SMALL = 64  # strings up to this length are keyed by themselves (keys, ids, short values)
+    FEW_PEOPLE = 8  # up to this many people remembered, they are looked for one by one
     CACHE_MAX = 100_000  # entries per table; a full table is cleared (bounded memory)
 
     def __init__(self, cfg: DetectConfig, detectors: list[Detector] | None = None,
@@ -217,15 +218,20 @@ class Engine:
         return spans
 
     def _seen_people(self, text: str) -> list[Span]:
-        """Every occurrence of a remembered person, overlapping ones included, at word bounds
-        (ahocorasick-rs: several times pyahocorasick's speed on long tool outputs)."""
+        """Every occurrence of a remembered person, overlapping ones included, at word bounds.
+        Most texts hold none: a few names are looked for with ``str.find``, more with one
+        Aho-Corasick pass (ahocorasick-rs)."""
         if self._people_auto is None:
             words = sorted(self._people)
             self._people_auto = (words, ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.Standard))
         words, auto = self._people_auto
-        try:
-            found = auto.find_matches_as_indexes(text, overlapping=True)
-        except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
+        found: list[tuple[int, int, int]] | None = None
+        if len(words) > self.FEW_PEOPLE:
+            try:
+                found = auto.find_matches_as_indexes(text, overlapping=True)
+            except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
+                pass
+        if found is None:  # str.find is several times faster per name than the automaton per text
             found = [(k, i, i + len(w)) for k, w in enumerate(words) for i in _occurrences(text, w)]
         out = []
         for _, start, end in found:
