@@ -63,9 +63,16 @@ def dataset_files(dataset_dir: Path) -> list[Path]:
 
 
 def compute_files(dataset_dir: Path) -> dict[str, dict[str, Any]]:
+    """sha256 and size of every dataset file. Hashed by a few threads (hashlib and file reads
+    release the interpreter lock): after a run the main process hashes as much as it read."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    files = dataset_files(dataset_dir)
+    with ThreadPoolExecutor(max(1, min(4, os.cpu_count() or 1, len(files)))) as pool:
+        digests = list(pool.map(sha256_file, files))
     return {
-        p.relative_to(dataset_dir).as_posix(): {"sha256": sha256_file(p), "size": p.stat().st_size}
-        for p in dataset_files(dataset_dir)
+        p.relative_to(dataset_dir).as_posix(): {"sha256": digest, "size": p.stat().st_size}
+        for p, digest in zip(files, digests, strict=True)
     }
 
 

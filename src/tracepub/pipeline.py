@@ -19,7 +19,7 @@ import sys
 import time
 import uuid
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -436,7 +436,28 @@ def run(opts: RunOptions) -> RunSummary:
         if isinstance(entry, dict) and isinstance(entry.get("files"), list):
             entry["files"] = [path_red.redact_text(f) if isinstance(f, str) else f for f in entry["files"]]
 
-    _concat_findings(out, [r.dest for r in results if r.ok])
+    # findings.jsonl is a copy of every part (as big as the input): made beside the rest, in a
+    # thread (file reads and writes release the interpreter lock), before the summary is returned.
+    background = ThreadPoolExecutor(1)
+    concat = background.submit(_concat_findings, out, [r.dest for r in results if r.ok])
+    try:
+        _assemble(opts, given, defaults, sources, summary, plan, units, results, path_red, path_findings, chash)
+    finally:
+        background.shutdown()
+    concat.result()
+    summary.perf["redact_ms"] = round((redacted - started) * 1000)  # workers (and reuse checks)
+    summary.perf["assemble_ms"] = round((time.perf_counter() - redacted) * 1000)  # findings, report, card, manifest
+    return summary
+
+
+def _assemble(opts: RunOptions, given: RunOptions, defaults: bool, sources: list, summary: RunSummary, plan: Any,
+              units: list[Unit], results: list[UnitResult], path_red: Redactor, path_findings: list[dict],
+              chash: str) -> None:
+    """run.json, identity.json, the dataset card, the report and the manifest."""
+    from tracepub import runstate
+
+    out = opts.out
+    review = out / REVIEW
     runstate.save(dataclasses.replace(given, defaults=defaults), sources, summary.to_json(),
                   units=_scrub_units(selection.unit_records(plan, units, results), path_red))  # for drop_session
     write_json(review / IDENTITY_FILE, {"identity": opts.identity_summary, "ner": summary.ner})
@@ -453,9 +474,6 @@ def run(opts: RunOptions) -> RunSummary:
     report.write_report(out, summary, agg)
     manifest = build_manifest(out, chash, uuid.uuid4().hex, manifest_extra(summary))
     summary.manifest_sha256 = write_manifest(out, manifest)
-    summary.perf["redact_ms"] = round((redacted - started) * 1000)  # workers (and reuse checks)
-    summary.perf["assemble_ms"] = round((time.perf_counter() - redacted) * 1000)  # findings, report, card, manifest
-    return summary
 
 
 def manifest_extra(summary: RunSummary) -> dict[str, Any]:
