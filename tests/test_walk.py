@@ -1,6 +1,6 @@
 import json
 
-from tracepub.walk import JSON, KEY, Walker, dumps_like, format_path
+from tracepub.walk import JSON, KEY, Walker, dumps_like, dumps_like_bytes, format_path
 
 
 def upper_secret(text, path, key):
@@ -25,6 +25,16 @@ def test_json_inside_string_is_redacted_and_still_parses():
 def test_compact_style_is_kept():
     original = '{"a":"SECRET","b":[1,2]}'
     assert dumps_like(original, {"a": "<X>", "b": [1, 2]}) == '{"a":"<X>","b":[1,2]}'
+
+
+def test_bytes_form_is_the_text_form_encoded():
+    value = {"a": "<X> café ✓", "b": [1, 2.5, None, True], "c": {"d": "\u2028"}}
+    originals = ['{"a":"x","b":[1]}', '{"a": "x", "b": [1]}', '{\n  "a": "x"\n}', '{"a":"caf\\u00e9"}',
+                 '  {"a":"x"}\t', '\u00a0{"a":"x"}']
+    for original in originals:
+        assert dumps_like_bytes(original, value) == dumps_like(original, value).encode("utf-8"), original
+    big = {"n": 2**70}  # orjson refuses: the standard library writes it
+    assert dumps_like_bytes('{"n":1}', big) == dumps_like('{"n":1}', big).encode("utf-8") == b'{"n":1180591620717411303424}'
 
 
 def test_keys_are_visited_and_paths_recorded():

@@ -44,7 +44,7 @@ from tracepub.placeholders import Namer, load_key
 from tracepub.prefilter import Prefilter
 from tracepub.readers import reader_for_unit
 from tracepub.redact import Redactor
-from tracepub.walk import dumps_like
+from tracepub.walk import dumps_like_bytes
 
 PARTS = "parts"
 FINDINGS = "findings.jsonl"
@@ -167,10 +167,10 @@ def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs
     _WORKER["ner"] = engine.ner_model
 
 
-def _encode(rec_raw: str | None, new: Any) -> str:
+def _encode(rec_raw: str | None, new: Any) -> bytes:
     if rec_raw is None:
-        return orjson.dumps(new).decode()
-    return dumps_like(rec_raw, new)
+        return orjson.dumps(new)
+    return dumps_like_bytes(rec_raw, new)
 
 
 def process_unit(unit: Unit, dest: str, out_dir: Path) -> UnitResult:
@@ -228,7 +228,7 @@ def _process(task: Task) -> UnitResult:
         return hits == Prefilter.ANY or (hits == Prefilter.PROSE and reader.may_have_prose(rec.value))
 
     try:
-        with atomic_writer(target) as fh, atomic_writer(found, "wb") as ff:
+        with atomic_writer(target, "wb") as fh, atomic_writer(found, "wb") as ff:
 
             def flush(batch: list[Record]) -> None:
                 nonlocal skipped
@@ -240,24 +240,25 @@ def _process(task: Task) -> UnitResult:
                     engine.prefetch([s for rec, w in zip(batch, walk, strict=True)
                                      if w and not rec.raw_text for s in red.prose_strings(rec.value)])
                 for rec, w in zip(batch, walk, strict=True):
+                    line: bytes
                     if not w:
-                        line = rec.raw
+                        line = rec.raw.encode("utf-8")  # type: ignore[union-attr]
                         skipped += 1
                     else:
                         new = red.redact_record(rec.index, rec.value)
                         if new is rec.value and rec.raw is not None:
-                            line = rec.raw
+                            line = rec.raw.encode("utf-8")
                         elif rec.raw_text:
-                            line = new
+                            line = new.encode("utf-8")
                         else:
-                            line = _encode(rec.raw, new)
+                            line = _encode(rec.raw, new)  # bytes as orjson made them: no decode, no encode
                         if red.findings:
                             ff.write(red.findings_jsonl())
                             red.fold_findings(fold, actions)
                             red.findings.clear()
                     fh.write(line)  # a line can be megabytes: no copy to append its line break
                     if unit.kind != "json":
-                        fh.write("\n")
+                        fh.write(b"\n")
                     res.records += 1
 
             batch: list[Record] = []

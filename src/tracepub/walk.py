@@ -77,6 +77,21 @@ def dumps_like(original: str, value: Any) -> str:
     return lead + body + trail
 
 
+def dumps_like_bytes(original: str, value: Any) -> bytes:
+    """``dumps_like(original, value).encode("utf-8")``, without decoding orjson's bytes to text
+    and encoding them again (a record is written to a binary file)."""
+    indent, item_sep, key_sep, ensure_ascii = _style(original)
+    if indent is None and item_sep == "," and key_sep == ":" and not ensure_ascii:
+        try:
+            body = orjson.dumps(value)
+        except TypeError:
+            return dumps_like(original, value).encode("utf-8")
+        lead = original[: len(original) - len(original.lstrip())]
+        trail = original[len(original.rstrip()) :]
+        return lead.encode("utf-8") + body + trail.encode("utf-8") if lead or trail else body
+    return dumps_like(original, value).encode("utf-8")
+
+
 def _maybe_json(text: str) -> Any:
     s = text.strip()
     if len(s) < 2 or s[0] not in "{[" or s[-1] not in "}]":
