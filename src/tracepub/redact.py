@@ -44,7 +44,7 @@ class Redactor:
         self.blobs: Counter[str] = Counter()
         # (id, file, record, path, the span's rendered finding: _ST_*) per finding: ``finding_dicts`` / ``findings_jsonl``
         self.findings: list[tuple[str, str, int, str, list]] = []
-        self._path_json: dict[str, str] = {}  # path -> its JSON string
+        self._path_json: dict[str, bytes] = {}  # path -> its JSON string
         self.file = ""
         self.harness = ""
         self.record_index = 0
@@ -154,20 +154,22 @@ class Redactor:
         but the id, file, record and path of a span's finding, which repeat)."""
         paths = self._path_json
         lines = []
-        file_j: tuple[str | None, str] = (None, "")
+        file_j: tuple[str | None, bytes] = (None, b"")
         for fid, file, record, where, st in self.findings:
             if file_j[0] is not file:
-                file_j = (file, orjson.dumps(file).decode())
+                file_j = (file, orjson.dumps(file))
             where_j = paths.get(where)
             if where_j is None:
                 if len(paths) >= 100_000:
                     paths.clear()
-                where_j = paths[where] = orjson.dumps(where).decode()
+                where_j = paths[where] = orjson.dumps(where)
             tail = st[_ST_TAIL]
             if tail is None:
-                tail = st[_ST_TAIL] = orjson.dumps(st[_ST_FIELDS], option=orjson.OPT_APPEND_NEWLINE).decode()[1:]
-            lines.append(f'{{"id":"{fid}","file":{file_j[1]},"record":{record},"path":{where_j},{tail}')
-        return "".join(lines).encode()
+                tail = st[_ST_TAIL] = orjson.dumps(st[_ST_FIELDS], option=orjson.OPT_APPEND_NEWLINE)[1:]
+            # bytes throughout: contexts are often not ASCII, and encoding text costs more than this
+            lines.append(b'{"id":"%s","file":%s,"record":%d,"path":%s,%s' % (fid.encode(), file_j[1], record, where_j,
+                                                                               tail))
+        return b"".join(lines)
 
     def fold_findings(self, fold, actions: Counter[str]) -> None:
         """Fold the findings into the report's per-file view (``report.FileFold``) and count actions."""
