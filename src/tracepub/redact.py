@@ -135,11 +135,11 @@ class Redactor:
             if len(self._where) >= 100_000:
                 self._where.clear()
             where = self._where[path] = format_path(path)
-        head = f"{self.file}\0{self.record_index}\0{where}\0"
-        file, record, types, found = self.file, self.record_index, self.types, self.findings
+        head = f"{self.file}\0{self.record_index}\0{where}\0".encode()
+        file, record, types, found, sha1 = self.file, self.record_index, self.types, self.findings, hashlib.sha1
         for st in static:
             types[st[_ST_TYPE]] += 1
-            found.append((hashlib.sha1(f"{head}{st[_ST_START]}".encode()).hexdigest()[:12], file, record, where, st))
+            found.append((sha1(b"%s%d" % (head, st[_ST_START])).hexdigest()[:12], file, record, where, st))
         return new
 
     # -- findings ----------------------------------------------------------------------------
