@@ -133,7 +133,7 @@ class Engine:
     """
 
     SMALL = 64  # strings up to this length are keyed by themselves (keys, ids, short values)
-    FEW_PEOPLE = 8  # up to this many people remembered, they are looked for one by one
+    FEW_PEOPLE = 2  # up to this many people remembered, they are looked for one by one
     CACHE_MAX = 100_000  # entries per table; a full table is cleared (bounded memory)
 
     def __init__(self, cfg: DetectConfig, detectors: list[Detector] | None = None,
@@ -168,7 +168,7 @@ class Engine:
             for k in (d.trigger.keys if d.trigger is not None else ()):
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
-        self._people_auto: tuple[list[str], ahocorasick_rs.AhoCorasick] | None = None
+        self._people_auto: tuple[list[str], ahocorasick_rs.AhoCorasick, ahocorasick_rs.AhoCorasick] | None = None
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
         self._seen_memo: dict[int, tuple] = {}  # id(span list) -> (span list, version, people seen)
@@ -219,19 +219,23 @@ class Engine:
 
     def _seen_people(self, text: str) -> list[Span]:
         """Every occurrence of a remembered person, overlapping ones included, at word bounds.
-        Most texts hold none: a few names are looked for with ``str.find``, more with one
-        Aho-Corasick pass (ahocorasick-rs)."""
+        Most texts hold none: one or two names are looked for with ``str.find``; more, with a
+        leftmost-first Aho-Corasick pass (ahocorasick-rs: twice as fast as an overlapping one,
+        and it finds a match whenever there is one), then the overlapping pass if it found one."""
         if self._people_auto is None:
             words = sorted(self._people)
-            self._people_auto = (words, ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.Standard))
-        words, auto = self._people_auto
+            self._people_auto = (words, ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.Standard),
+                                 ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.LeftmostFirst))
+        words, auto, first = self._people_auto
         found: list[tuple[int, int, int]] | None = None
         if len(words) > self.FEW_PEOPLE:
             try:
+                if not first.find_matches_as_indexes(text):
+                    return []
                 found = auto.find_matches_as_indexes(text, overlapping=True)
             except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
                 pass
-        if found is None:  # str.find is several times faster per name than the automaton per text
+        if found is None:
             found = [(k, i, i + len(w)) for k, w in enumerate(words) for i in _occurrences(text, w)]
         out = []
         for _, start, end in found:
