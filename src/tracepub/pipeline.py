@@ -204,7 +204,7 @@ def _process(task: Task) -> UnitResult:
         res.bytes_in = sum(max(0, d[1]) for d in res.deps)
     else:
         res.bytes_in = task.span[1] - task.span[0]
-    red.start_unit(dest, unit.harness, reader.is_prose)
+    red.start_unit(dest, unit.harness, reader.is_prose, getattr(reader, "prose_strings", None))
     if task.seed:
         engine.seed_people(task.seed)
     red.types.clear(), red.blobs.clear()

@@ -50,17 +50,21 @@ class Redactor:
         self.record_index = 0
         self._record: Any = None
         self._is_prose = None
+        self._prose_strings = None
         self._rendered: dict[tuple, tuple] = {}
         self._rendered_chars = 0
         self._where: dict[tuple, str] = {}  # path -> "$.a.b[0]" (paths repeat line after line)
         # (text, key, prose) of short strings without a space that held nothing (same harness).
         self._clean: set[tuple] = set()
 
-    def start_unit(self, file: str, harness: str, is_prose) -> None:
+    def start_unit(self, file: str, harness: str, is_prose, prose_strings=None) -> None:
+        """``is_prose(record, path)``: the reader's; ``prose_strings(record)``: the reader's
+        faster way to list the strings ``is_prose`` accepts, if it has one."""
         if harness != self.harness:
             self.walker.clean_keys.clear()
             self._clean.clear()
         self.file, self.harness, self._is_prose = file, harness, is_prose
+        self._prose_strings = prose_strings if is_prose is not None else None
         self.findings = []
         self.engine.start_unit()
 
@@ -72,6 +76,8 @@ class Redactor:
         """The strings of ``record`` the reader calls prose (for ``Engine.prefetch``)."""
         if self._is_prose is None:
             return []
+        if self._prose_strings is not None:
+            return [s for s in self._prose_strings(record) if len(s) >= 3]
         out: list[str] = []
         is_prose = self._is_prose
 

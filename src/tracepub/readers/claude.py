@@ -110,6 +110,27 @@ class ClaudeCode(JsonlReader):
         return False
 
 
+    def prose_strings(self, record: Any) -> list[str]:
+        """The strings ``is_prose`` accepts, in the order a walk meets them, read where they can
+        be instead of walking the whole record (tool output is most of it)."""
+        if not isinstance(record, dict):
+            return []
+        kind = record.get("type")
+        if kind == "summary":
+            summary = record.get("summary")
+            return [summary] if isinstance(summary, str) else []
+        if kind not in ("user", "assistant") or record.get("isMeta"):
+            return []
+        msg = record.get("message")
+        content = msg.get("content") if isinstance(msg, dict) else None
+        if isinstance(content, str):
+            return [content]
+        if not isinstance(content, list):
+            return []
+        return [v for block in content if isinstance(block, dict)
+                for k, v in block.items() if isinstance(v, str) and k in ("text", "thinking")]
+
+
 class ClaudeCodeMeta(JsonDocReader):
     """``agent-<id>.meta.json`` beside a subagent transcript."""
 
