@@ -170,8 +170,11 @@ class Redactor:
                     paths.clear()
                 where_j = paths[where] = orjson.dumps(where)
             tail = st[_ST_TAIL]
-            if tail is None:
-                tail = st[_ST_TAIL] = orjson.dumps(st[_ST_FIELDS], option=orjson.OPT_APPEND_NEWLINE)[1:]
+            if not tail:
+                cache = tail is None  # False: a long text's span, seen once: not worth its memory
+                tail = orjson.dumps(st[_ST_FIELDS], option=orjson.OPT_APPEND_NEWLINE)[1:]
+                if cache:
+                    st[_ST_TAIL] = tail
             # bytes throughout: contexts are often not ASCII, and encoding text costs more than this
             lines.append(b'{"id":"%s","file":%s,"record":%d,"path":%s,%s' % (fid.encode(), file_j[1], record, where_j,
                                                                                tail))
@@ -219,6 +222,7 @@ class Redactor:
         pieces.append(text[pos:])
         new = "".join(pieces)
         static: list[list] = []
+        tail = None if len(text) <= self.RENDER_CACHE_LEN else False  # see findings_jsonl
         for s, a, b, (ph, kept, shown, vid) in placed:
             action = KEPT if kept else s.action
             placeholder = None if kept else ph
@@ -234,12 +238,13 @@ class Redactor:
                 "value": shown,
                 "value_id": vid,
                 "context": {"before": before, "after": after},
-            }, (vid, shown, s.type, s.detector, action, float(s.confidence), placeholder, before, after), None])
+            }, (vid, shown, s.type, s.detector, action, float(s.confidence), placeholder, before, after), tail])
         return new, static
 
 
 # A span's finding without the fields that depend on where its text occurs (id, file, record,
 # path), built once per rendering and reused for every occurrence of the text: a list (spans
 # are many; a class instance costs more to make) of the span's start, type, action, the fields,
-# their form for ``report.FileFold.add_static``, and the fields serialised (made on first use).
+# their form for ``report.FileFold.add_static``, and the fields serialised (made on first use
+# and kept for a short text, which comes back; False for a long one).
 _ST_START, _ST_TYPE, _ST_ACTION, _ST_FIELDS, _ST_FOLD, _ST_TAIL = range(6)
