@@ -124,9 +124,9 @@ class Redactor:
 
     def _apply(self, text: str, spans: list[Span], path: tuple) -> str:
         in_name = bool(path) and path[0] == "#file"
-        # Keyed by the text when short; a long one by its spans list, which the engine's cache
-        # hands out again for the same text (the entry keeps it alive, so the id stays unique).
-        key: tuple = (text, in_name) if len(text) <= self.RENDER_CACHE_LEN else (id(spans), in_name)
+        # Keyed by the text when short, a long one by the engine's digest of it: a tool output
+        # comes back under another key (Claude's toolUseResult), with spans found again but equal.
+        key: tuple = (text if len(text) <= self.RENDER_CACHE_LEN else self.engine.text_key(text), in_name)
         rendered = self._rendered.get(key)
         if rendered is None or (rendered[0] is not spans and rendered[0] != spans):
             rendered = (spans, *self._render(text, spans, in_name))

@@ -172,6 +172,7 @@ class Engine:
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
         self._seen_memo: dict[int, tuple] = {}  # id(span list) -> (span list, version, people seen)
+        self._last: tuple[str | None, str | bytes] = (None, "")  # the text last scanned, its cache key
 
     def start_unit(self) -> None:
         self._people.clear()
@@ -245,6 +246,7 @@ class Engine:
 
     def _scan(self, text: str, leaf: Leaf) -> list[Span]:
         tk = text if len(text) <= self.SMALL else _digest(text)
+        self._last = (text, tk)
         lk = (tk, leaf.prose, leaf.key, leaf.harness)
         spans = self._by_leaf.get(lk)
         if spans is not None:
@@ -278,6 +280,14 @@ class Engine:
         spans = resolve(spans)
         _put(self._by_leaf, lk, spans, self.CACHE_MAX)
         return spans
+
+    def text_key(self, text: str) -> str | bytes:
+        """What the caches know ``text`` by: itself when short, else a 16-byte digest (made
+        once: the text just scanned has it already)."""
+        last = self._last
+        if last[0] is text:
+            return last[1]
+        return text if len(text) <= self.SMALL else _digest(text)
 
     def _for_key(self, key: str) -> tuple[int, ...]:
         """Detectors to run on any string under ``key`` (Trigger.keys / key_words), cached."""
