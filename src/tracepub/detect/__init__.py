@@ -171,7 +171,7 @@ class Engine:
         self._people_auto: tuple[list[str], ahocorasick_rs.AhoCorasick, ahocorasick_rs.AhoCorasick] | None = None
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
-        self._seen_memo: dict[int, tuple] = {}  # id(span list) -> (span list, version, people seen)
+        self._seen_memo: dict[str | bytes, tuple] = {}  # text key -> (people version, people seen)
         self._last: tuple[str | None, str | bytes] = (None, "")  # the text last scanned, its cache key
 
     def start_unit(self) -> None:
@@ -198,15 +198,16 @@ class Engine:
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans = self._scan(text, leaf)
         if self._people and " " in text:  # a remembered name has two words or more
-            # The same string again (a cached span list) with the same people: the same answer.
-            memo = self._seen_memo.get(id(spans))
-            if memo is not None and memo[0] is spans and memo[1] == self._people_version:
-                seen = memo[2]
+            # The same string again (under any key) with the same people: the same answer.
+            tk = self.text_key(text)
+            memo = self._seen_memo.get(tk)
+            if memo is not None and memo[0] == self._people_version:
+                seen = memo[1]
             else:
                 seen = self._seen_people(text)
                 if len(self._seen_memo) >= 20_000:
                     self._seen_memo.clear()
-                self._seen_memo[id(spans)] = (spans, self._people_version, seen)
+                self._seen_memo[tk] = (self._people_version, seen)
             if seen:
                 spans = resolve(spans + seen)
         for s in spans:
