@@ -168,7 +168,7 @@ class Engine:
             for k in (d.trigger.keys if d.trigger is not None else ()):
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
-        self._people_auto: tuple[list[str], ahocorasick_rs.AhoCorasick, ahocorasick_rs.AhoCorasick] | None = None
+        self._people_auto: list | None = None  # [names, leftmost-first automaton, overlapping one]
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
         self._seen_memo: dict[str | bytes, tuple] = {}  # text key -> (people version, people seen)
@@ -223,17 +223,26 @@ class Engine:
         """Every occurrence of a remembered person, overlapping ones included, at word bounds.
         Most texts hold none: one or two names are looked for with ``str.find``; more, with a
         leftmost-first Aho-Corasick pass (ahocorasick-rs: twice as fast as an overlapping one,
-        and it finds a match whenever there is one), then the overlapping pass if it found one."""
-        if self._people_auto is None:
+        and it finds a match whenever there is one), then the overlapping pass if it found one.
+        The automata are rebuilt whenever a person is added: the cheap-to-build kind, and the
+        overlapping one only once a text holds a name."""
+        people = self._people_auto
+        if people is None:
             words = sorted(self._people)
-            self._people_auto = (words, ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.Standard),
-                                 ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.LeftmostFirst))
-        words, auto, first = self._people_auto
+            first = ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.LeftmostFirst,
+                                               implementation=ahocorasick_rs.Implementation.NoncontiguousNFA) \
+                if len(words) > self.FEW_PEOPLE else None
+            people = self._people_auto = [words, first, None]
+        words, first, auto = people
         found: list[tuple[int, int, int]] | None = None
-        if len(words) > self.FEW_PEOPLE:
+        if first is not None:
             try:
                 if not first.find_matches_as_indexes(text):
                     return []
+                if auto is None:
+                    auto = people[2] = ahocorasick_rs.AhoCorasick(
+                        words, matchkind=ahocorasick_rs.MatchKind.Standard,
+                        implementation=ahocorasick_rs.Implementation.ContiguousNFA)
                 found = auto.find_matches_as_indexes(text, overlapping=True)
             except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
                 pass
