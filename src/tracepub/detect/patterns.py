@@ -365,6 +365,7 @@ class PatternDetector(Detector):
         return out
 
 
+@functools.cache  # per compiled rule: the bundled rules are shared by every detector of a process
 def _required_literals(regex: re.Pattern) -> tuple[str, ...]:
     """The runs of literal characters in the regex's top-level sequence: every match holds each
     of them, within its own span (none if the regex ignores case as a whole)."""
