@@ -40,10 +40,12 @@ def format_path(path: tuple) -> str:
     return "".join(out)
 
 
-def loads(text: str) -> Any:
-    """Parse JSON fast, falling back to the standard library for what orjson refuses (NaN, huge ints)."""
+def loads(text: str, utf8: bytes | None = None) -> Any:
+    """Parse JSON fast, falling back to the standard library for what orjson refuses (NaN, huge ints).
+    ``utf8``: the same text as valid UTF-8 bytes, if the caller has them (orjson reads them
+    without making a UTF-8 copy of a text that is not ASCII)."""
     try:
-        return orjson.loads(text)
+        return orjson.loads(text if utf8 is None else utf8)
     except orjson.JSONDecodeError:
         return json.loads(text)
 

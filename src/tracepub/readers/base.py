@@ -165,17 +165,19 @@ def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] |
                 pos += len(raw)
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
+            utf8: bytes | None = raw
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as exc:
                 problems.append(Problem(str(path), n, f"invalid UTF-8 ({exc.reason}); bad bytes replaced"))
                 line = raw.decode("utf-8", "replace")
+                utf8 = None
             stripped = line.strip()
             if not stripped:
                 yield Record(n, line, raw=line, raw_text=True)
                 continue
             try:
-                value = loads(stripped)
+                value = loads(stripped, utf8)
             except (ValueError, RecursionError):
                 problems.append(Problem(str(path), n, "line is not JSON; kept as plain text and scanned"))
                 yield Record(n, line, raw=line, raw_text=True)
