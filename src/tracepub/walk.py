@@ -60,7 +60,7 @@ def _style(text: str) -> tuple[int | None, str, str, bool]:
     spaced = '": ' in body
     item_sep = "," if indent is not None else (", " if spaced and ", " in body else ",")
     key_sep = ": " if spaced else ":"
-    ensure_ascii = "\\u00" in body and body.isascii()
+    ensure_ascii = body.isascii() and "\\u00" in body  # isascii is a flag: no search when it is not
     return indent, item_sep, key_sep, ensure_ascii
 
 
