@@ -681,13 +681,12 @@ class Planter:
               "sql_output", "access_log", "pii_prompt", "pii_prompt", "team_file", "pii_variety", "pii_variety", "identity", "identity",
               "negatives", "negatives", "negatives", "prose_negatives"]
 
-    def session_steps(self, canary: str, budget: int) -> list[Step]:
+    def session_steps(self, canary: str, budget: int, plant_every: int = 3) -> list[Step]:
         r = self.rng
         first = (f"{prose(r, 1)} Can you look into it? (ref {canary}) I'm in {self.cwd}, "
                  f"my machine is {self.ident('identity.hostname', self.user.hostname, 'prompt')}.")
         steps = [Step("user", text=first), Step("assistant", text=prose(r, 2), thinking=prose(r, 1))]
         size = len(first)
-        plant_every = 3
         n = 0
         while size < budget:
             n += 1
@@ -769,7 +768,10 @@ class Corpus:
     bytes: int
 
 
-def generate(out: Path, size: int, seed: int = 1, harnesses: list[str] | None = None) -> Corpus:
+def generate(out: Path, size: int, seed: int = 1, harnesses: list[str] | None = None,
+             plant_every: int = 3) -> Corpus:
+    """``plant_every``: one step in so many plants values (3 for the evaluation, which wants many
+    labels; bench/throughput.py uses a sparser corpus, closer to real sessions)."""
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     corpus_dir = out / "corpus"
@@ -797,7 +799,7 @@ def generate(out: Path, size: int, seed: int = 1, harnesses: list[str] | None = 
         budget = int(avg * rng.uniform(0.4, 1.6))
         s = Session(sid, w.harness, project, cwd, start + timedelta(hours=7 * n), model=rng.choice(
             ["claude-sonnet-4-5", "claude-opus-4-6", "gpt-5.5", "gemini-2.5-pro"]))
-        s.steps = planter.session_steps(canary, budget)
+        s.steps = planter.session_steps(canary, budget, plant_every)
         if w.harness == "hermes" and rng.random() < 0.6:
             s.meta = planter.gateway()
         dropped += _drop_unwritten(planter, sid, s.steps, s.meta)

@@ -15,7 +15,8 @@ line of every string, runs on a slice of the same corpus (lines sampled evenly),
 process; its rate is extrapolated to the whole corpus, and the ratio printed.
 
 Corpus: ``--corpus builtin`` (default) is ``bench/claude_gen.py``, Claude Code sessions;
-``--corpus corpus`` uses ``bench/corpus.py`` (the labelled corpus for every harness) once it
+``--corpus corpus`` uses ``bench/corpus.py`` (the labelled corpus for every harness, with values
+planted in one step of 20 rather than the evaluation's one of three) once it
 exists. The user running tracepub is a fake one (HOME, USER and git identity under the cache),
 so the run harvests an identity that occurs in the corpus, as a real user's would.
 """
@@ -40,6 +41,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CACHE = HERE / ".cache"
 GEN_VERSION = 3  # bump when claude_gen.py changes what it writes
+# --corpus corpus: one step in so many plants values (the evaluation's corpus plants in one of three,
+# far denser than real sessions; this keeps bulk output, prose and config files as they come).
+CORPUS_PLANT_EVERY = 20
 
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "src"))
@@ -72,7 +76,7 @@ def fake_home() -> Path:
 
 def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[str, str]]:
     """The corpus folder (generated once, then reused) and the environment to run tracepub in."""
-    tag = f"{kind}-v{GEN_VERSION}-{size}-{seed}" + ("-single" if single else "")
+    tag = f"{kind}-v{GEN_VERSION}-{size}-{seed}" + (f"-p{CORPUS_PLANT_EVERY}" if kind == "corpus" else "") + ("-single" if single else "")
     folder = CACHE / tag
     env = {"HOME": str(fake_home()), "USER": "jdoe", "LOGNAME": "jdoe"}
     if not (folder / ".done").exists():  # generated in place (env.json names its paths); .done last
@@ -88,7 +92,7 @@ def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[st
                 import corpus as labelled  # bench/corpus.py
             except ImportError:
                 sys.exit("--corpus corpus needs bench/corpus.py (the labelled corpus generator)")
-            labelled.generate(folder, size, seed=seed)
+            labelled.generate(folder, size, seed=seed, plant_every=CORPUS_PLANT_EVERY)
         print(f"generated {human(_size(folder))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr)
         (folder / ".done").write_text("ok\n")
     if kind == "corpus":
@@ -250,7 +254,10 @@ def baseline_main(folder: Path, slice_bytes: int) -> None:
     with default_settings():
         for line in lines:
             strings.clear()
-            collect(orjson.loads(line))
+            try:
+                collect(orjson.loads(line))
+            except orjson.JSONDecodeError:  # a line of a pretty-printed .json file: its text
+                strings.append(line.decode("utf-8", "replace"))
             for s in strings:
                 found += len(analyzer.analyze(text=s, language="en"))
                 for ln in s.splitlines():
