@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import orjson
 import pytest
@@ -365,3 +366,130 @@ def test_exact_values_read_shared_hits_only_when_ascii():
         shared.prefilter.plan(text, False)
         key = sorted((s.start, s.end, s.type) for s in exact.scan(text, leaf))
         assert key == sorted((s.start, s.end, s.type) for s in alone.scan(text, leaf)), text
+
+
+def _phone_texts(n: int, seed: int) -> list[str]:
+    """Texts full of phone numbers of many regions and formats, with the things around them that
+    change what ``phonenumbers`` finds: other numbers, dates and times, brackets, extensions,
+    letters glued on, full-width and Arabic-Indic digits, line breaks and quotes."""
+    import phonenumbers
+    from phonenumbers import PhoneNumberFormat, PhoneNumberType
+
+    rng = random.Random(seed)
+    numbers = []
+    for region in ("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT", "NL", "JP", "SE", "MX", "ZA", "CH",
+                   "PL", "IL", "CN", "AR", "KR", "NG"):
+        for kind in (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE, PhoneNumberType.TOLL_FREE):
+            ex = phonenumbers.example_number_for_type(region, kind)
+            if ex is not None:
+                for fmt in (PhoneNumberFormat.E164, PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.NATIONAL,
+                            PhoneNumberFormat.RFC3966):
+                    numbers.append(phonenumbers.format_number(ex, fmt))
+    noise = ["200 4967", "2025-11-22 10:31:02", "[29/Nov/2026:10:23:26 +0000]", "v1.2.3.4", "ext. 12", " x 123",
+             " #", "(0)", "/", "\n", '"', "|", " call ", "phone: ", "tel:", "Mobile", "id=", "abc", "é", "ſ", "+", "-",
+             ".", " ", ":", "~", "（", "１２３", "٣٤٥", "1234 5678", "12/10/2021", "211-227 (2003)", "0", "00", "011 ",
+             "; ", "%", "€", "ext=", "x", "X", "_", "doppel", "tb", "\t", "Tel. ", "0049 ", "(+44) ", "99"]
+    texts = []
+    for _ in range(n):
+        parts = []
+        for _ in range(rng.randint(3, 9)):
+            if rng.random() < 0.4:
+                num = rng.choice(numbers)
+                if rng.random() < 0.5:  # another number of the same shape
+                    num = "".join(str(rng.randint(0, 9)) if c.isdigit() and rng.random() < 0.3 else c for c in num)
+                parts.append(num)
+            elif rng.random() < 0.3:
+                parts.append(str(rng.randint(0, 10 ** rng.randint(1, 12))))
+            else:
+                parts.append(rng.choice(noise))
+        texts.append("".join(parts))
+    return texts
+
+
+def test_phone_matcher_breakers_are_never_in_a_candidate():
+    """No character of ``_PHONE_BREAKERS`` can be part of a match of ``phonenumbers``' candidate
+    pattern (read off the compiled pattern: every literal, range and class in it, either case)."""
+    import re._parser as sre_parse
+
+    from phonenumbers import phonenumbermatcher
+
+    from tracepub.detect.pii import _PHONE_BREAKERS
+
+    pattern = phonenumbermatcher._PATTERN
+    assert not pattern.flags & ~(re.IGNORECASE | re.UNICODE)
+
+    classes = {"CATEGORY_DIGIT": r"\d", "CATEGORY_SPACE": r"\s", "CATEGORY_WORD": r"\w"}  # (others: KeyError)
+
+    def can_hold(tree, ch: str) -> bool:
+        forms = {ch, ch.lower(), ch.upper(), ch.casefold()}
+        for op, arg in tree:
+            name = str(op)
+            if name == "LITERAL":
+                if chr(arg) in forms or chr(arg).lower() in forms or chr(arg).upper() in forms:
+                    return True
+            elif name == "IN":
+                for iop, iarg in arg:
+                    iname = str(iop)
+                    if iname == "LITERAL" and any(f.lower() == chr(iarg).lower() for f in forms):
+                        return True
+                    if iname == "RANGE" and any(iarg[0] <= ord(f) <= iarg[1] for c in forms for f in
+                                                (c, c.lower(), c.upper())):
+                        return True
+                    if iname == "CATEGORY" and re.match(classes[str(iarg)], ch):
+                        return True
+                    assert iname in ("LITERAL", "RANGE", "CATEGORY"), iname
+            elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+                if can_hold(arg[2], ch):
+                    return True
+            elif name == "SUBPATTERN":
+                if can_hold(arg[3], ch):
+                    return True
+            elif name == "BRANCH":
+                if any(can_hold(b, ch) for b in arg[1]):
+                    return True
+            elif name == "CATEGORY":
+                if re.match(classes[str(arg)], ch):
+                    return True
+            else:
+                raise AssertionError(f"unexpected {name} in phonenumbers' pattern")
+        return False
+
+    tree = sre_parse.parse(pattern.pattern, pattern.flags)
+    assert can_hold(tree, "x") and can_hold(tree, "E") and can_hold(tree, "5") and can_hold(tree, "(")
+    held = [ch for ch in _PHONE_BREAKERS if can_hold(tree, ch)]
+    assert not held
+
+
+def test_phone_windows_find_what_presidio_finds_in_the_whole_window():
+    """``Presidio._phones`` runs the matcher from the last breaker before a candidate on: the same
+    spans as Presidio's ``PhoneRecognizer.analyze`` on the whole window (what it did before)."""
+    from tracepub.detect import pii
+    from tracepub.detect.pii import Presidio, Span
+
+    p = Presidio(ner=False)
+
+    def reference(text: str) -> list[Span]:
+        out = []
+        for m in pii._PHONE_CANDIDATE.finditer(text):
+            a, b = m.span()
+            if len(pii._DIGITS.findall(m.group())) < 7 or pii._IPV4ISH.match(m.group()):
+                continue
+            a0, b0 = max(0, a - pii._CONTEXT_WINDOW), min(len(text), b + 2)
+            window = text[a0:b0]
+            found = p._spans(window, p._phone.analyze(window, ["PHONE_NUMBER"], None), p._phone.context, 0.4)
+            for s in found:
+                if s.end + a0 <= a or s.start + a0 >= b:
+                    continue
+                s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
+                if not pii._not_a_phone(text, s):
+                    out.append(s)
+        return out
+
+    texts = _phone_texts(300, seed=5)
+    total = 0
+    for t in texts:
+        want = reference(t)
+        total += len(want)
+        assert p._phones(t) == want, t
+        assert p._phones(t) == want, t  # from the memo
+    assert total > 150  # the texts hold phone numbers

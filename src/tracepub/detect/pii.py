@@ -64,6 +64,14 @@ _NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-no
 # (A leading lookahead on the first character lets ``re`` skip to candidates: twice as fast.)
 _PHONE_CANDIDATE = re.compile(r"(?=[+(0-9])(?<![\w.+/-])\+?\(?[0-9][0-9 \t().-]{5,22}[0-9](?![\w-]|\.\d)")
 _IPV4ISH = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+# Characters that no match of ``phonenumbers``' candidate pattern (``phonenumbermatcher._PATTERN``:
+# digits, brackets, plus signs, its punctuation, the extension words "ext", "extension", "anexo",
+# "int", "x", "#" and their separators) can hold, whatever the case; checked against that
+# pattern by the tests. The matcher reads the text left to right and looks one character before
+# a candidate: from the last of these before a phone candidate on, it finds what it finds in a
+# longer window (``Presidio._phones``).
+_PHONE_BREAKERS = "\n\"'`|<>{}@_&!?$%*^\\bcdfghjklmpqruvwyzBCDFGHJKLMPQRUVWYZ"
+_LAST_BREAKER = re.compile(rf"(?s:.*)[{re.escape(_PHONE_BREAKERS)}]")
 # spaCy's small English model often labels unfamiliar full names as ORG or GPE: a two- to
 # four-word entity of those labels that looks like a name is taken too, below the threshold.
 _NAME_LIKE_LABELS = {"ORG", "GPE", "NORP", "FAC", "PRODUCT", "WORK_OF_ART", "LOC"}
@@ -345,7 +353,7 @@ class Presidio(Detector):
         self.ner_model = ner_model_name() if ner else None
         self._nlp = None
         self._lock = threading.Lock()
-        self._phone_memo: dict[str, list[Span]] = {}  # phone window -> its spans (the same log line again)
+        self._phone_memo: dict[str, list[tuple]] = {}  # text the matcher read -> its results (``_phones``)
 
     # -- helpers ---------------------------------------------------------------------------
     def parts(self) -> list[Detector]:
@@ -428,7 +436,14 @@ class Presidio(Detector):
 
     def _phones(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[Span]:
         """``phonenumbers`` scans for every region over the whole text, the slowest step by far on
-        tool output; so it only sees short windows around digit runs that could be a number."""
+        tool output; so it only sees short windows around digit runs that could be a number: the
+        candidate with up to ``_CONTEXT_WINDOW`` characters before it and two after.
+
+        The matcher runs on the part of that window from its last ``_PHONE_BREAKERS`` character
+        before the candidate on (no match holds one, so the matches there are the window's and
+        the earlier ones end before it): fewer numbers to try in the context ("[29/Nov/2026:10:23:26
+        +0000] "GET /x" 200 3556"), and the same part again under another context is a memo hit.
+        Context words are still read in the window (``_spans``)."""
         out: list[Span] = []
         for w0, w1 in windows or [(0, len(text))]:
             for m in _PHONE_CANDIDATE.finditer(text, w0, w1):
@@ -436,17 +451,20 @@ class Presidio(Detector):
                 if len(_DIGITS.findall(m.group())) < 7 or _IPV4ISH.match(m.group()):
                     continue
                 a0, b0 = max(0, a - _CONTEXT_WINDOW), min(len(text), b + 2)
-                window = text[a0:b0]
-                found = self._phone_memo.get(window)  # phonenumbers reads it once per region: milliseconds
+                cut = _LAST_BREAKER.match(text, a0, a)
+                c0 = cut.end() - 1 if cut else a0
+                part = text[c0:b0]
+                found = self._phone_memo.get(part)  # phonenumbers reads it once per region: milliseconds
                 if found is None:
-                    found = self._spans(window, self._phone.analyze(window, ["PHONE_NUMBER"], None),
-                                        self._phone.context, 0.4)
+                    found = [(r.entity_type, r.start, r.end, r.score)
+                             for r in self._phone.analyze(part, ["PHONE_NUMBER"], None)]
                     if len(self._phone_memo) >= 4096:
                         self._phone_memo.clear()
-                    self._phone_memo[window] = found
-                for s in found:
-                    if s.end + a0 <= a or s.start + a0 >= b:
-                        continue  # a match in the context part belongs to another candidate
+                    self._phone_memo[part] = found
+                # A match in the context part belongs to another candidate.
+                mine = [_Result(t, s + c0 - a0, e + c0 - a0, score) for t, s, e, score in found
+                        if s + c0 < b and e + c0 > a]
+                for s in self._spans(text[a0:b0], mine, self._phone.context, 0.4):
                     s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
                     if not _not_a_phone(text, s):
                         out.append(s)
