@@ -493,3 +493,27 @@ def test_phone_windows_find_what_presidio_finds_in_the_whole_window():
         assert p._phones(t) == want, t
         assert p._phones(t) == want, t  # from the memo
     assert total > 150  # the texts hold phone numbers
+
+
+def test_phone_fast_path_matches_presidio():
+    """``presidio_fast.phone_analyze`` == ``PhoneRecognizer.analyze``: on texts full of numbers
+    of many regions and formats, and on the same texts again (parse-and-verify remembered, once
+    for every region when the number has "+" and its country code)."""
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+
+    from tracepub.detect import presidio_fast
+    from tracepub.detect.pii import Presidio
+
+    ours = Presidio(ner=False)._phone
+    recs = [ours, PhoneRecognizer(), PhoneRecognizer(supported_regions=("JP", "AU", "IN"))]
+    assert all(presidio_fast.phone_supports(r) for r in recs) and not presidio_fast.phone_supports(
+        PhoneRecognizer(leniency=2))
+    texts = _phone_texts(150, seed=11)
+    total = 0
+    for _ in range(2):
+        for t in texts:
+            for rec in recs:
+                slow = [(r.start, r.end, r.score) for r in rec.analyze(t, ["PHONE_NUMBER"], None)]
+                assert presidio_fast.phone_analyze(rec, t) == slow, (rec.supported_regions, t)
+                total += len(slow)
+    assert total > 500

@@ -353,7 +353,7 @@ class Presidio(Detector):
         self.ner_model = ner_model_name() if ner else None
         self._nlp = None
         self._lock = threading.Lock()
-        self._phone_memo: dict[str, list[tuple]] = {}  # text the matcher read -> its results (``_phones``)
+        self._phone_memo: dict[str, list[tuple[int, int, float]]] = {}  # text the matcher read -> its results
 
     # -- helpers ---------------------------------------------------------------------------
     def parts(self) -> list[Detector]:
@@ -434,6 +434,15 @@ class Presidio(Detector):
             out.append(Span(r.start, r.end, type_, f"presidio:{r.entity_type}", round(score, 3)))
         return out
 
+    def _phone_analyze(self, text: str) -> list[tuple[int, int, float]]:
+        """The phone recognizer's ``analyze`` as (start, end, score), through ``presidio_fast``
+        (parse-and-verify remembered across regions and windows) when it is Presidio's own."""
+        from tracepub.detect import presidio_fast
+
+        if presidio_fast.phone_supports(self._phone):
+            return presidio_fast.phone_analyze(self._phone, text)
+        return [(r.start, r.end, r.score) for r in self._phone.analyze(text, ["PHONE_NUMBER"], None)]
+
     def _phones(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[Span]:
         """``phonenumbers`` scans for every region over the whole text, the slowest step by far on
         tool output; so it only sees short windows around digit runs that could be a number: the
@@ -456,13 +465,12 @@ class Presidio(Detector):
                 part = text[c0:b0]
                 found = self._phone_memo.get(part)  # phonenumbers reads it once per region: milliseconds
                 if found is None:
-                    found = [(r.entity_type, r.start, r.end, r.score)
-                             for r in self._phone.analyze(part, ["PHONE_NUMBER"], None)]
+                    found = self._phone_analyze(part)
                     if len(self._phone_memo) >= 4096:
                         self._phone_memo.clear()
                     self._phone_memo[part] = found
                 # A match in the context part belongs to another candidate.
-                mine = [_Result(t, s + c0 - a0, e + c0 - a0, score) for t, s, e, score in found
+                mine = [_Result("PHONE_NUMBER", s + c0 - a0, e + c0 - a0, score) for s, e, score in found
                         if s + c0 < b and e + c0 > a]
                 for s in self._spans(text[a0:b0], mine, self._phone.context, 0.4):
                     s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)

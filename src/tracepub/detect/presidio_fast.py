@@ -15,6 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import regex
+from phonenumbers import phonenumbermatcher as pm
 from presidio_analyzer import EntityRecognizer, PatternRecognizer
 
 MIN_SCORE = EntityRecognizer.MIN_SCORE
@@ -74,3 +75,84 @@ def remove_duplicates(results: list[tuple[int, int, float]]) -> list[tuple[int, 
         kept.append(r)
         active.append(r)
     return kept
+
+
+# -- phones ---------------------------------------------------------------------------------------
+# ``PhoneRecognizer.analyze`` runs ``phonenumbers.PhoneNumberMatcher`` once per supported region
+# and keeps every match (start, end) at its one score, then ``remove_duplicates``. The matcher
+# walks the text the same way for every region; only ``parse`` (and the checks on what it parsed)
+# reads the region, and a candidate written with a leading "+" and a known country code parses
+# the same whatever the region. ``phone_analyze`` runs the same matchers, with parse-and-verify
+# of a candidate string remembered: once for all regions when its country code came from the
+# "+", else once per region. The checks on the characters around a candidate (a Latin letter
+# or a currency sign glued on) read the text and are not remembered.
+_VERDICTS: dict[tuple, object] = {}  # (candidate, region or None) -> PhoneNumber or False
+_VERDICTS_MAX = 16_384
+
+
+def phone_supports(rec: object) -> bool:
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+
+    return type(rec).analyze is PhoneRecognizer.analyze and rec.leniency == pm.Leniency.VALID  # type: ignore[attr-defined]
+
+
+def _verdict(candidate: str, region: str):
+    """What ``PhoneNumberMatcher._parse_and_verify`` decides about ``candidate`` apart from its
+    neighbours (at leniency VALID): the parsed number, or False."""
+    found = _VERDICTS.get((candidate, None))
+    if found is None:
+        found = _VERDICTS.get((candidate, region))
+    if found is not None:
+        return found
+    key: tuple = (candidate, None)  # the same answer for every region...
+    if not pm.fullmatch(pm._MATCHING_BRACKETS, candidate) or pm._PUB_PAGES.search(candidate):
+        found = False
+    else:
+        numobj, ok = None, False
+        try:
+            numobj = pm.parse(candidate, region, keep_raw_input=True)
+            ok = pm._verify(pm.Leniency.VALID, numobj, candidate, None)  # (reads the number and candidate)
+        except pm.NumberParseException:
+            pass
+        if numobj is None or numobj.country_code_source != pm.CountryCodeSource.FROM_NUMBER_WITH_PLUS_SIGN:
+            key = (candidate, region)  # ...unless the region could have mattered
+        found = False
+        if ok:
+            numobj.country_code_source = pm.CountryCodeSource.UNSPECIFIED
+            numobj.raw_input = None
+            numobj.preferred_domestic_carrier_code = None
+            found = numobj
+    if len(_VERDICTS) >= _VERDICTS_MAX:
+        _VERDICTS.clear()
+    _VERDICTS[key] = found
+    return found
+
+
+@lru_cache(maxsize=1)
+def _matcher_class():
+    class Matcher(pm.PhoneNumberMatcher):
+        """``PhoneNumberMatcher`` with ``_parse_and_verify``'s parse-and-verify remembered
+        (``_verdict``); its checks on the neighbouring characters as they are."""
+
+        def _parse_and_verify(self, candidate, offset):
+            if offset > 0 and not pm._LEAD_PATTERN.match(candidate):
+                previous_char = self.text[offset - 1]
+                if self._is_invalid_punctuation_symbol(previous_char) or self._is_latin_letter(previous_char):
+                    return None
+            last_char_index = offset + len(candidate)
+            if last_char_index < len(self.text):
+                next_char = self.text[last_char_index]
+                if self._is_invalid_punctuation_symbol(next_char) or self._is_latin_letter(next_char):
+                    return None
+            numobj = _verdict(candidate, self.preferred_region)
+            return pm.PhoneNumberMatch(offset, candidate, numobj) if numobj else None
+
+    return Matcher
+
+
+def phone_analyze(rec, text: str) -> list[tuple[int, int, float]]:
+    """``PhoneRecognizer.analyze`` (``phone_supports``) as ``(start, end, score)`` tuples, in its order."""
+    matcher = _matcher_class()
+    found = [(m.start, m.end, rec.SCORE) for region in rec.supported_regions
+             for m in matcher(text, region, leniency=rec.leniency)]
+    return remove_duplicates(found)
