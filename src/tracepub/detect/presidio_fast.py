@@ -107,6 +107,8 @@ def _verdict(candidate: str, region: str):
     key: tuple = (candidate, None)  # the same answer for every region...
     if not pm.fullmatch(pm._MATCHING_BRACKETS, candidate) or pm._PUB_PAGES.search(candidate):
         found = False
+    elif _too_short(candidate, region):
+        key, found = (candidate, region), False
     else:
         numobj, ok = None, False
         try:
@@ -126,6 +128,45 @@ def _verdict(candidate: str, region: str):
         _VERDICTS.clear()
     _VERDICTS[key] = found
     return found
+
+
+@lru_cache(maxsize=64)
+def _short_limit(region: str) -> int:
+    """Fewer digits than this cannot make a valid number when parsed for ``region`` without a
+    "+" (0: no limit known). Its national significant number has at most as many digits as the
+    candidate has characters that can become one (``_digit_chars``); it is one of the region's
+    country code, whose valid numbers have a least length (``possible_length`` of the general
+    description, for every region sharing that code), or, after the region's international
+    dialling prefix (at least as long as its pattern's shortest match) and a country code of
+    one digit or more, one of any country code."""
+    import re._parser as sre_parse
+
+    from phonenumbers.phonemetadata import PhoneMetadata
+    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE, REGION_CODE_FOR_NON_GEO_ENTITY
+
+    def least(cc: int) -> int:
+        lengths = []
+        for r in COUNTRY_CODE_TO_REGION_CODE.get(cc, ()):
+            meta = (PhoneMetadata.metadata_for_nongeo_region(cc, None) if r == REGION_CODE_FOR_NON_GEO_ENTITY
+                    else PhoneMetadata.metadata_for_region(r, None))
+            possible = meta.general_desc.possible_length if meta is not None and meta.general_desc else ()
+            lengths.append(min(possible) if possible else 0)
+        return min(lengths, default=0)
+
+    meta = PhoneMetadata.metadata_for_region(region, None)
+    if meta is None or not meta.country_code or not meta.international_prefix:
+        return 0
+    idd = sre_parse.parse(meta.international_prefix).getwidth()[0]
+    any_country = min(least(cc) for cc in COUNTRY_CODE_TO_REGION_CODE)
+    return max(0, min(least(meta.country_code), any_country + idd + 1))
+
+
+def _too_short(candidate: str, region: str) -> bool:
+    """No valid number for ``region`` can come out of ``candidate`` (``_short_limit``)."""
+    if "+" in candidate or "\uff0b" in candidate:
+        return False
+    digits = sum(1 for c in candidate if not c.isascii() or c.isalnum())  # every character that can become a digit
+    return digits < _short_limit(region)
 
 
 @lru_cache(maxsize=1)
