@@ -173,7 +173,12 @@ def _too_short(candidate: str, region: str) -> bool:
 def _matcher_class():
     class Matcher(pm.PhoneNumberMatcher):
         """``PhoneNumberMatcher`` with ``_parse_and_verify``'s parse-and-verify remembered
-        (``_verdict``); its checks on the neighbouring characters as they are."""
+        (``_verdict``); its checks on the neighbouring characters as they are. ``path`` records
+        each verdict it asked for, in order."""
+
+        def __init__(self, text: str, region: str, leniency: int):
+            super().__init__(text, region, leniency=leniency)
+            self.path: list[tuple[str, bool]] = []
 
         def _parse_and_verify(self, candidate, offset):
             if offset > 0 and not pm._LEAD_PATTERN.match(candidate):
@@ -186,14 +191,29 @@ def _matcher_class():
                 if self._is_invalid_punctuation_symbol(next_char) or self._is_latin_letter(next_char):
                     return None
             numobj = _verdict(candidate, self.preferred_region)
+            self.path.append((candidate, bool(numobj)))
             return pm.PhoneNumberMatch(offset, candidate, numobj) if numobj else None
 
     return Matcher
 
 
 def phone_analyze(rec, text: str) -> list[tuple[int, int, float]]:
-    """``PhoneRecognizer.analyze`` (``phone_supports``) as ``(start, end, score)`` tuples, in its order."""
+    """``PhoneRecognizer.analyze`` (``phone_supports``) as ``(start, end, score)`` tuples, in its order.
+
+    The matcher's walk over the text depends on the region only through the verdicts it asks
+    for (everything else reads the text): a region whose verdicts on an earlier region's path
+    are the same takes that path, and finds the same matches, without walking it again."""
     matcher = _matcher_class()
-    found = [(m.start, m.end, rec.SCORE) for region in rec.supported_regions
-             for m in matcher(text, region, leniency=rec.leniency)]
+    found: list[tuple[int, int, float]] = []
+    walked: list[tuple[list[tuple[str, bool]], list[tuple[int, int, float]]]] = []
+    for region in rec.supported_regions:
+        for path, matches in walked:
+            if all(bool(_verdict(c, region)) == ok for c, ok in path):
+                found += matches
+                break
+        else:
+            m = matcher(text, region, rec.leniency)
+            matches = [(x.start, x.end, rec.SCORE) for x in m]
+            walked.append((m.path, matches))
+            found += matches
     return remove_duplicates(found)
