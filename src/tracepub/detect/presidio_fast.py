@@ -7,7 +7,8 @@ the recognizer's own patterns, flags and ``validate_result``/``invalidate_result
 regex engine (``regex``), then Presidio's ``remove_duplicates`` rule, and returns plain
 ``(start, end, score)`` tuples. ``tests/test_speed_prefilter.py`` checks it against Presidio's
 own ``analyze`` on random text. A recognizer that overrides ``analyze`` (IBAN, phone) is not
-a plain pattern recognizer: ``supports`` says no, and the caller uses Presidio's method.
+a plain pattern recognizer: ``supports`` says no, and the caller uses Presidio's method (for
+phones, ``phone_analyze`` below).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ def remove_duplicates(results: list[tuple[int, int, float]]) -> list[tuple[int, 
 # of a candidate string remembered: once for all regions when its country code came from the
 # "+", else once per region. The checks on the characters around a candidate (a Latin letter
 # or a currency sign glued on) read the text and are not remembered.
-_VERDICTS: dict[tuple, object] = {}  # (candidate, region or None) -> PhoneNumber or False
+_VERDICTS: dict[tuple, object] = {}  # (candidate, region or _ANY_REGION) -> PhoneNumber or False
+_ANY_REGION = "+"  # (no region code is "+"; None is one the matcher accepts)
 _VERDICTS_MAX = 16_384
 
 
@@ -99,12 +101,12 @@ def phone_supports(rec: object) -> bool:
 def _verdict(candidate: str, region: str):
     """What ``PhoneNumberMatcher._parse_and_verify`` decides about ``candidate`` apart from its
     neighbours (at leniency VALID): the parsed number, or False."""
-    found = _VERDICTS.get((candidate, None))
+    found = _VERDICTS.get((candidate, _ANY_REGION))
     if found is None:
         found = _VERDICTS.get((candidate, region))
     if found is not None:
         return found
-    key: tuple = (candidate, None)  # the same answer for every region...
+    key: tuple = (candidate, _ANY_REGION)  # the same answer for every region...
     if not pm.fullmatch(pm._MATCHING_BRACKETS, candidate) or pm._PUB_PAGES.search(candidate):
         found = False
     elif _too_short(candidate, region):
