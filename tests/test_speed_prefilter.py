@@ -518,3 +518,24 @@ def test_phone_fast_path_matches_presidio():
                 assert presidio_fast.phone_analyze(rec, t) == slow, (rec.supported_regions, t)
                 total += len(slow)
     assert total > 500
+
+
+def test_fast_phone_path_falls_back_when_phonenumbers_changes(monkeypatch):
+    """The fast path reads private parts of phonenumbers: if a release changes them, Presidio's
+    own analyze is used (same findings), never an error or a different answer."""
+    from phonenumbers import phonenumbermatcher as pm
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+
+    from tracepub.detect import presidio_fast
+
+    rec = PhoneRecognizer(supported_regions=("US", "GB", "DE"))
+    assert presidio_fast.phone_supports(rec)
+    broken = PhoneRecognizer(supported_regions=("US", "GB", "DE"))
+
+    def gone(*args, **kwargs):
+        raise AttributeError("_verify")
+
+    monkeypatch.setattr(pm, "_verify", gone)
+    presidio_fast._VERDICTS.clear()
+    assert not presidio_fast.phone_supports(broken)
+    presidio_fast._VERDICTS.clear()

@@ -333,6 +333,9 @@ class Presidio(Detector):
         self._email = EmailRecognizer()
         self._phone = PhoneRecognizer(supported_regions=("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT",
                                                          "NL", "JP"))
+        from tracepub.detect import presidio_fast
+
+        presidio_fast.phone_supports(self._phone)  # its self-check, once, before workers fork
         self._digit_recognizers = [
             CreditCardRecognizer(),
             UsSsnRecognizer(),

@@ -13,6 +13,7 @@ phones, ``phone_analyze`` below).
 
 from __future__ import annotations
 
+import weakref
 from functools import lru_cache
 
 import regex
@@ -93,9 +94,41 @@ _VERDICTS_MAX = 16_384
 
 
 def phone_supports(rec: object) -> bool:
+    """Presidio's own phone recognizer at leniency VALID, and ``phone_analyze`` still agreeing
+    with it on this installed ``phonenumbers`` (``_phones_agree``): the fast path reads private
+    parts of ``phonenumbers``, so a release that changes them falls back to Presidio's method
+    instead of failing or finding something else."""
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-    return type(rec).analyze is PhoneRecognizer.analyze and rec.leniency == pm.Leniency.VALID  # type: ignore[attr-defined]
+    return type(rec).analyze is PhoneRecognizer.analyze and rec.leniency == pm.Leniency.VALID \
+        and _phones_agree(rec)  # type: ignore[attr-defined]
+
+
+# Numbers in the formats and surroundings the fast path treats specially (a "+" country code,
+# national formats of several regions, too-short groups, extensions, glued letters, brackets).
+_SELF_CHECK = (
+    "call +44 20 7946 0958 or +1 (415) 555-0132 ext. 12 today",
+    "Tel. 030 901820, Fax 089/1234567; mobile 0151 23456789",
+    "(02) 9374 4000 / 1800 801 920 | 555-0100 x204 | order 200 4967 2024-11-29",
+    "id a0151234567b, +33 1 09 75 83 51, +91 98765 43210, 03-1234-5678, 011 55 11 91234 5678",
+)
+
+
+_AGREE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # recognizer -> agrees
+
+
+def _phones_agree(rec) -> bool:
+    found = _AGREE.get(rec)
+    if found is None:
+        try:
+            found = all(
+                phone_analyze(rec, t) == remove_duplicates(
+                    [(r.start, r.end, r.score) for r in rec.analyze(t, ["PHONE_NUMBER"], None)])
+                for t in _SELF_CHECK)
+        except Exception:  # noqa: BLE001 - a changed private API: use Presidio's own method
+            found = False
+        _AGREE[rec] = found
+    return found
 
 
 def _verdict(candidate: str, region: str):
