@@ -539,3 +539,45 @@ def test_fast_phone_path_falls_back_when_phonenumbers_changes(monkeypatch):
     presidio_fast._VERDICTS.clear()
     assert not presidio_fast.phone_supports(broken)
     presidio_fast._VERDICTS.clear()
+
+
+def test_context_rules_first_letter_class_is_exactly_its_case_fold():
+    """``(?i:token)`` is written ``[tT](?i:oken)`` (detect/patterns.py, ``_context_pattern``): the
+    class must hold exactly the characters ``re`` matches ignoring case, over every code point."""
+    import re
+    import string
+
+    from tracepub.detect.patterns import _case_class
+
+    every = "".join(map(chr, range(0x110000)))
+    for letter in string.ascii_letters:
+        for flags in (0, re.VERBOSE | re.MULTILINE | re.DOTALL):
+            folded_set = {m.group() for m in re.finditer(f"(?i:{letter})", every, flags)}
+            assert set(_case_class(letter, flags)[1:-1]) == folded_set, letter
+
+
+def test_context_rules_match_as_written():
+    """The rewritten context rules find what the ``(?i:name)`` form finds."""
+    import re
+    import tomllib
+    from pathlib import Path
+
+    import tracepub.detect.patterns as pm
+
+    texts = [expand(t) for t in (
+        "kubeadm join 10.0.0.1:6443 --token={{lowerdigits:6}}.{{lowerdigits:16}}", "TOKEN: {{lowerdigits:6}}.{{lowerdigits:16}}",
+        "to\u212aen = {{lowerdigits:6}}.{{lowerdigits:16}}", "\u017fentry_dsn: https://{{hex:32}}@o1.ingest.sentry.io/1",
+        "tokens: 12, token_count=3, Token => 'abcdef.yaml'")]
+    by_id = {r.id: r.regex for r in load_rules()}
+    changed = 0
+    for path in sorted(Path(pm.__file__).parent.parent.joinpath("patterns").glob("*.toml")):
+        for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("rules", []):
+            if "context" not in raw:
+                continue
+            flags = pm._flags(list(raw.get("flags", "")))
+            old = re.compile(pm._CONTEXT.format(name=raw["context"], value=pm._expand(raw["value"])), flags)
+            new = by_id[raw["id"]]
+            changed += old.pattern != new.pattern
+            for text in texts + [expand(e) for e in raw.get("examples", [])] + list(raw.get("negatives", [])):
+                assert [m.span() for m in old.finditer(text)] == [m.span() for m in new.finditer(text)], raw["id"]
+    assert changed > 50

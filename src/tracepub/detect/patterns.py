@@ -163,6 +163,49 @@ def _literal_first(pattern: str) -> str:
     return f"(?P<secret>{lit}(?<={_MACROS['{L}']}{lit}){rest}"
 
 
+# The only characters beyond ASCII that ``(?i:x)`` matches for an ASCII letter x (Python's ``re``:
+# İ, ı, ſ and the Kelvin sign; tests/test_speed_prefilter.py checks every code point).
+_FOLD_EXTRA = "\u0130\u0131\u017f\u212a"
+
+
+def _case_class(letter: str, flags: int) -> str:
+    """``[tT]``: exactly the characters ``(?i:t)`` matches."""
+    one = re.compile(f"(?i:{letter})", flags)
+    chars = [c for c in (letter.lower(), letter.upper(), *_FOLD_EXTRA) if one.fullmatch(c)]
+    return "[" + "".join(dict.fromkeys(chars)) + "]"
+
+
+def _context_pattern(name: str, value: str, flags: int) -> str:
+    """A ``context`` rule's regex. When the name starts with a plain word (no alternation at its
+    top level), its first letter is written as the class of characters it matches ignoring case
+    (``(?i:token)`` becomes ``[tT](?i:oken)``): the same matches, but ``re`` can then skip to
+    candidates with its first-character set instead of trying the case-insensitive name at
+    every position (a frequent word like "token" opens many windows)."""
+    pattern = _CONTEXT.format(name=name, value=value)
+    first = name[:1]
+    if not (first.isascii() and first.isalpha()) or name[1:2] in ("*", "+", "?", "{") or not _top_level_plain(name):
+        return pattern
+    rest = pattern[len("(?i:") + 1:]
+    return _case_class(name[0], flags) + "(?i:" + rest
+
+
+def _top_level_plain(name: str) -> bool:
+    """No ``|`` outside a group (``yandex|yc_`` has two first letters)."""
+    depth, escaped = 0, False
+    for c in name:
+        if escaped:
+            escaped = False
+        elif c == "\\":
+            escaped = True
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            return False
+    return True
+
+
 def _shape(pattern: str, flags: int) -> tuple[int, int]:
     """(longest match the regex can make, or ``UNBOUNDED``; length of the case-sensitive
     literal it starts with, what ``re`` can search fast), from one parse of the pattern."""
@@ -195,11 +238,11 @@ def parse_rules(data: dict, source: str) -> list[Rule]:
     rules = []
     for raw in data.get("rules", []):
         try:
+            flags = _flags(list(raw.get("flags", "")))
             if "regex" in raw:
                 pattern = _expand(_literal_first(raw["regex"]))
             else:
-                pattern = _CONTEXT.format(name=raw["context"], value=_expand(raw["value"]))
-            flags = _flags(list(raw.get("flags", "")))
+                pattern = _context_pattern(raw["context"], _expand(raw["value"]), flags)
             regex = re.compile(pattern, flags)
             width, literal = _shape(pattern, flags)
             group = raw.get("secret_group", "secret" if "secret" in regex.groupindex else 0)
