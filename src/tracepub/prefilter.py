@@ -182,6 +182,7 @@ class Prefilter:
             ids, line_ids, _ = values.get(w, (frozenset(), (), ()))
             values[w] = (ids, line_ids, tuple(ns))
         self._leaf_auto = _Matcher(values)
+        self._line_words = frozenset(k for k, v in enumerate(self._leaf_auto._values) if v[1])
         self._line_auto = _Matcher({w: frozenset(ids) for w, ids in line_words.items()})
         self._last: tuple[str | None, list] = (None, [])  # the last string's literal hits
 
@@ -215,14 +216,24 @@ class Prefilter:
             values = self._leaf_auto._values
             found = self._leaf_auto.matches(fold)
             self._last = (text, found)
-            for k, start, _ in found:
-                ids, line_ids, gates = values[k]
-                if ids:
-                    hit |= ids
-                for i in line_ids:
-                    where.setdefault(i, []).append(start)
-                if gates:
-                    opened.update(gates)
+            if found:
+                # A word repeats (a log says "token" thousands of times): the detectors and gates
+                # it opens once per word; the positions only of words that give lines.
+                line_words = self._line_words
+                with_lines = False
+                for k in {h[0] for h in found}:
+                    ids, line_ids, gates = values[k]
+                    if ids:
+                        hit |= ids
+                    if gates:
+                        opened.update(gates)
+                    if line_ids:
+                        with_lines = True
+                if with_lines:
+                    for k, start, _ in found:
+                        if k in line_words:
+                            for i in values[k][1]:
+                                where.setdefault(i, []).append(start)
         limit = len(text) * self.WHOLE
         whole: set[int] = set()  # lines detectors whose hit lines already cover most of the text
         entries = self._plan_patterns[1 if prose else 0]
