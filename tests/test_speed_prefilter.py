@@ -581,3 +581,20 @@ def test_context_rules_match_as_written():
             for text in texts + [expand(e) for e in raw.get("examples", [])] + list(raw.get("negatives", [])):
                 assert [m.span() for m in old.finditer(text)] == [m.span() for m in new.finditer(text)], raw["id"]
     assert changed > 50
+
+
+def test_cue_trigger_matches_as_written():
+    """``names._CUE_TRIGGER`` (first letter as a class) finds what the plain form finds."""
+    import re
+
+    from tracepub.detect import names
+
+    plain, fast = re.compile(names._CUE_TRIGGER_PLAIN), re.compile(names._CUE_TRIGGER)
+    rng = random.Random(5)
+    cues = names._CUE_ALTS.replace("[ \\t]+", " ").split("|")
+    pieces = [*cues, *(c.upper() for c in cues), *(c.title() for c in cues), "Jane", "Doe", "éva", "Ünal", "x",
+              "_", "1", " ", "\t", "\n", ",", ":", "-", ".", "\u0130nvite", "\u0131nvited", "\u212a", "\u017f", "ñ",
+              "Thank\tYou", "thank  you"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) + rng.choice(("", " ", "", ", ")) for _ in range(rng.randint(1, 12)))
+        assert [m.span() for m in plain.finditer(text)] == [m.span() for m in fast.finditer(text)], text

@@ -147,7 +147,28 @@ def _trim(text: str, start: int) -> tuple[int, int] | None:
 # ``_LIST`` stays within a line). ``StructuredNames.scan`` is still all of them on a whole string.
 # A cue, then (``_trim_leading``, ``looks_like_name``) a word that starts with a capital: ASCII
 # lower case excluded, any other letter kept (a superset of ``str.isupper``).
-_CUE_TRIGGER = rf"(?i:\b(?:{_CUE_ALTS})\b)[ \t,:]+[^\W\d_a-z]"
+_CUE_TRIGGER_PLAIN = rf"(?i:\b(?:{_CUE_ALTS})\b)[ \t,:]+[^\W\d_a-z]"
+
+
+def _first_letter_form(alts: str) -> str:
+    r"""``(?i:\b(?:alts))`` written so that ``re`` can skip to candidates: the cue's first letter
+    as a class of the characters it matches ignoring case (``patterns._case_class``), the word
+    boundary before it as ``(?<!\w.)`` (the letter is a word character), then the rest of the
+    cues that start with that letter. The same matches (tests/test_speed_prefilter.py); twice
+    as fast on prose, where a case-insensitive alternation behind ``\b`` is tried at every
+    position."""
+    from tracepub.detect.patterns import _case_class
+
+    by_first: dict[str, list[str]] = {}
+    for alt in alts.split("|"):
+        by_first.setdefault(alt[0].lower(), []).append(alt[1:])
+    classes = {c: _case_class(c, 0) for c in by_first}
+    firsts = "".join(dict.fromkeys("".join(cls[1:-1] for cls in classes.values())))
+    branches = "|".join(f"(?<={classes[c]})(?i:{'|'.join(rest)})" for c, rest in by_first.items())
+    return rf"[{firsts}](?<!\w.)(?:{branches})"
+
+
+_CUE_TRIGGER = _first_letter_form(_CUE_ALTS) + r"\b[ \t,:]+[^\W\d_a-z]"
 # Every key in ``_KEYED`` ends with one of these words, then ``["']?[ \t]*[:=]``.
 _KEY_WORDS = ("name", "author", "owner", "maintainer", "contact", "customer", "sender", "recipient", "committer",
               "reviewer", "assignee")
