@@ -173,10 +173,6 @@ def _encode(rec_raw: str | None, new: Any) -> bytes:
     return dumps_like_bytes(rec_raw, new)
 
 
-def process_unit(unit: Unit, dest: str, out_dir: Path) -> UnitResult:
-    return _process(Task(0, unit, dest, out_dir))
-
-
 def _piece_paths(task: Task) -> tuple[Path, Path]:
     """Where a task writes its output and its findings: the final places for a whole unit,
     review/.work/ for a piece of a split one (joined by the main process)."""

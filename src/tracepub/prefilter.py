@@ -4,9 +4,10 @@ Every detector declares a ``Trigger`` (``detect/base.py``): literals (case-insen
 escape-safe regexes that must occur in any string it can find something in. ``Prefilter``
 merges the triggers of all registered detectors:
 
-- per string (``for_leaf``): one Aho-Corasick pass over the lower-cased text for every literal
-  of every detector, then each remaining detector's pattern; only detectors whose trigger fired
-  are called. Detectors without a trigger are always called.
+- per string (``plan``): one Aho-Corasick pass over the folded text (``folded``) for every
+  literal of every detector, then each remaining detector's pattern; only detectors whose
+  trigger fired are called, on the lines holding a hit where they say their findings stay
+  within a line. Detectors without a trigger are always called.
 - per raw JSONL line (``line_hits``): the same check on the undecoded line (and on a view with
   ``\\uXXXX`` and ``\\/`` decoded, where it has any). If nothing fires, no string in the line
   can produce a finding, so the pipeline writes the line back as it was without walking it.
@@ -200,10 +201,6 @@ class Prefilter:
         return last[1] if last[0] is text else None  # it holds a reference: no reuse of ids
 
     # -- per string ------------------------------------------------------------------------
-    def for_leaf(self, text: str, prose: bool) -> list[int]:
-        """Indices of the detectors to call on ``text`` (whole), in registration order."""
-        return [i for i, _ in self.plan(text, prose)]
-
     def plan(self, text: str, prose: bool, only: frozenset[int] | None = None) -> Plan:
         """Which detectors to call on ``text``, each on the whole string (None) or on windows
         (``(start, end)`` of the lines holding its trigger hits), in registration order. With
@@ -409,19 +406,6 @@ def line_windows(text: str, positions: Iterable[int], limit: float | None = None
 def windows_matching(text: str, rx: re.Pattern) -> list[tuple[int, int]]:
     """The lines of ``text`` in which ``rx`` matches (merged when adjacent)."""
     return line_windows(text, (m.start() for m in rx.finditer(text)))
-
-
-def windows_containing(text: str, literal: str) -> list[tuple[int, int]]:
-    """The lines of ``text`` that contain ``literal`` (merged when adjacent)."""
-    positions = []
-    i = text.find(literal)
-    while i >= 0:
-        positions.append(i)
-        end = text.find("\n", i)
-        if end < 0:
-            break
-        i = text.find(literal, end)
-    return line_windows(text, positions)
 
 
 # -- names: NER only on sentences that can hold a name ---------------------------------------

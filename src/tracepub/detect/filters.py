@@ -195,13 +195,6 @@ def is_plain_identifier(value: str) -> bool:
     return bool(_IDENTIFIER.fullmatch(value))
 
 
-def is_code_name(value: str) -> bool:
-    """snake_case / camelCase / UPPER_SNAKE parts only (``include_password``, ``dbPassword``):
-    how code names a variable. ``KgXeWSJxvI_crKAJiWx`` is not."""
-    parts = value.strip("_$").split("_")
-    return all(p and _NAME_SHAPE.fullmatch(p) for p in parts)
-
-
 # --- randomness -------------------------------------------------------------------------------
 
 

@@ -242,10 +242,6 @@ class JsonDocReader(Reader):
         """Fold the document into the session description."""
 
 
-class Skip(Exception):
-    """Raised by ``units`` for a source that is deliberately not read (the reason is reported)."""
-
-
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
@@ -282,13 +278,3 @@ def to_iso(ts: Any) -> str | None:
     except (OverflowError, OSError, ValueError):
         return None
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
-
-
-def message_text_prose(path: tuple, roles_ok: bool) -> bool:
-    """Helper for ``is_prose``: a ``text``/``content`` string in a user or assistant message."""
-    if not roles_ok or not path:
-        return False
-    last = path[-1]
-    if isinstance(last, int):
-        last = path[-2] if len(path) > 1 else None
-    return last in ("text", "content", "message")
