@@ -125,3 +125,6 @@ def test_a_store_file_counts_once_however_many_sessions_it_holds(tmp_path):
     summary = _run(db, tmp_path / "out")
     assert summary["files"] == 2  # two sessions from the one store file
     assert summary["bytes_in"] == db.stat().st_size
+    again = _run(db, tmp_path / "out")  # both sessions reused
+    assert again["reused"] == 2
+    assert again["bytes_in"] == db.stat().st_size

@@ -506,6 +506,7 @@ def _redact_units(opts: RunOptions, key: bytes, units: list[Unit], dests: list[s
         entry = state.reusable(u, d, out / DATASET / d, _part_path(out, d))
         if entry is not None:
             results[i] = _result_from(entry["result"], d)
+            results[i].deps = entry["deps"]  # (keyed names): a store file's bytes still count once
             state.keep(d, entry)
             continue
         tasks.extend(_tasks_for(i, u, d, out, split))
