@@ -598,3 +598,26 @@ def test_cue_trigger_matches_as_written():
     for _ in range(3000):
         text = "".join(rng.choice(pieces) + rng.choice(("", " ", "", ", ")) for _ in range(rng.randint(1, 12)))
         assert [m.span() for m in plain.finditer(text)] == [m.span() for m in fast.finditer(text)], text
+
+
+def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
+    """"ad00" is in every other hex digest: an IBAN shape hit counts only upper case and after no
+    capital or digit (Trigger.shape_check), exactly where Presidio's IBAN pattern can start."""
+    from tracepub.detect.pii import Presidio, _Numbers
+
+    p = Presidio(ner=False)
+    num = next(i for i, d in enumerate(engine.detectors) if isinstance(d, _Numbers))
+    rng = random.Random(5)
+    ibans = ["DE89370400440532013000", "GB82WEST12345698765432", "FR1420041010050500013M02606", "DE89 3704 0044 0532 0130 00"]
+    pieces = [*ibans, "sha 4b825dc6ad42cb6eb9a0", "de89370400440532013000", "xDE89370400440532013000", "é", "\n", " ", "(",
+              "0", "A", "→"]
+    for _ in range(400):
+        t = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
+        windows = dict(engine.prefilter.plan(t, False)).get(num, "not planned")
+        found = p._iban.analyze(t, ["IBAN_CODE"], None)
+        if windows == "not planned":  # no hit passed: Presidio finds no IBAN either
+            assert not found, t
+        for r in found:  # every IBAN Presidio finds starts on a planned line
+            assert windows is None or any(a <= r.start <= b for a, b in windows), t
+    assert num not in dict(engine.prefilter.plan("integrity sha512-ad00be00de00ee00ba00ae00", False))
+    assert num in dict(engine.prefilter.plan("pay to DE89370400440532013000", False))

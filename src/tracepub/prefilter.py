@@ -126,6 +126,7 @@ class Prefilter:
         self._line_patterns: list[tuple[int, re.Pattern]] = []  # Trigger.line_patterns (folded)
         self._line_own: set[int] = set()  # detectors with line_patterns
         leaf_words: dict[str, tuple[set[int], set[int]]] = {}  # word -> (detectors, line detectors)
+        checked: dict[str, list[tuple[int, re.Pattern]]] = {}  # shape -> (detector, Trigger.shape_check)
         line_words: dict[str, set[int]] = {}
         self.line_skip = True  # False: some detector cannot say cheaply what it needs
 
@@ -138,10 +139,16 @@ class Prefilter:
                 self.always.append(i)
                 self.line_skip = False
                 continue
+            check = re.compile(trig.shape_check) if trig.shape_check else None
+            shapes = set(trig.shapes)
             for w in (*(f for lit in trig.literals for f in literal_forms(lit)), *trig.shapes):
                 if not w:
                     continue
-                word(w)[1 if i in self.lines else 0].add(i)
+                if check is not None and w in shapes:
+                    word(w)
+                    checked.setdefault(w, []).append((i, check))
+                else:
+                    word(w)[1 if i in self.lines else 0].add(i)
                 if not trig.line_patterns:
                     for lw in line_forms(w):
                         line_words.setdefault(lw, set()).add(i)
@@ -184,6 +191,7 @@ class Prefilter:
             values[w] = (ids, line_ids, tuple(ns))
         self._leaf_auto = _Matcher(values)
         self._line_words = frozenset(k for k, v in enumerate(self._leaf_auto._values) if v[1])
+        self._checked = {k: checked[w] for k, w in enumerate(self._leaf_auto._words) if w in checked}
         self._line_auto = _Matcher({w: frozenset(ids) for w, ids in line_words.items()})
         self._last: tuple[str | None, list] = (None, [])  # the last string's literal hits
 
@@ -217,6 +225,7 @@ class Prefilter:
                 # A word repeats (a log says "token" thousands of times): the detectors and gates
                 # it opens once per word; the positions only of words that give lines.
                 line_words = self._line_words
+                checked = self._checked
                 with_lines = False
                 for k in {h[0] for h in found}:
                     ids, line_ids, gates = values[k]
@@ -224,13 +233,20 @@ class Prefilter:
                         hit |= ids
                     if gates:
                         opened.update(gates)
-                    if line_ids:
+                    if line_ids or k in checked:
                         with_lines = True
                 if with_lines:
                     for k, start, _ in found:
                         if k in line_words:
                             for i in values[k][1]:
                                 where.setdefault(i, []).append(start)
+                        if k in checked:
+                            for i, check in checked[k]:
+                                if check.match(text, start):
+                                    if i in self.lines:
+                                        where.setdefault(i, []).append(start)
+                                    else:
+                                        hit.add(i)
         limit = len(text) * self.WHOLE
         whole: set[int] = set()  # lines detectors whose hit lines already cover most of the text
         entries = self._plan_patterns[1 if prose else 0]

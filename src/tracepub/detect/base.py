@@ -50,6 +50,9 @@ class Trigger:
     ``key_words``: the same as ``keys`` for any key *containing* one of these (lower case):
     ``token`` covers ``GH_TOKEN``, ``refreshToken``, ``_authToken``. The detector decides; on raw
     lines they must also be among ``literals`` (a key is in the raw line as written).
+    ``shape_check``: a regex that must match (``re.match``) in the text where a shape starts for
+    that hit to count: what the fold loses (an IBAN's country code is upper case, at a word start,
+    and "ad00" is in every other hex digest). Not applied to raw lines (a superset there).
     ``line_patterns``: regexes on the folded raw line (and its views) that stand, on raw lines
     only, for ``literals``/``shapes``/``patterns``/``folded``: a cheap literal for every string,
     a precise (slower) check for the line skip, where a literal is too common in JSON itself
@@ -66,6 +69,7 @@ class Trigger:
     keys_spaced: bool = False
     key_words: tuple[str, ...] = ()
     line_patterns: tuple[str, ...] = ()
+    shape_check: str = ""
 
 
 class Detector:

@@ -247,6 +247,8 @@ _DIGIT_SHAPES = tuple(re.compile(p) for p in (
     r"0000(?:00000000|[- :]0000[- :]0000)",
 ))
 _IBAN_HINT = re.compile(r"[A-Z]{2}[0-9]{2}")  # Presidio's IBAN pattern starts so (case-sensitive)
+# Where an IBAN shape ("de00", folded) can start Presidio's match: upper case, after no capital or digit.
+_IBAN_START = r"[A-Z]{2}[0-9]{2}(?<![A-Z0-9][A-Z]{2}[0-9]{2})"
 _DIGITS_7, _DIGITS_8 = (re.compile(r"\d(?:\D*+\d){" + str(n - 1) + "}") for n in (7, 8))
 
 
@@ -618,7 +620,7 @@ class _Numbers(Detector):
 
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
-        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, shapes=_iban_shapes(),
+        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, shapes=_iban_shapes(), shape_check=_IBAN_START,
                                lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
