@@ -371,16 +371,16 @@ def _anchor(pattern: str) -> str | None:
     """A literal every match of ``pattern`` holds ("" if none, or if the pattern ignores case as
     a whole): the longest run of literal characters in its top-level sequence (``\\(...0000-00-00``
     holds ``0000-00-00``; a string without it cannot match). None if every match starts with a
-    non-ASCII character (``[^\\x00-\\x7f]``: then ASCII text, which ``str.isascii`` tells at no cost,
-    is not searched)."""
+    non-ASCII character (``[^\\x00-\\x7f]``, ``[^\\x00-\\x7f\\D]``: then ASCII text, which
+    ``str.isascii`` tells at no cost, is not searched)."""
     from re import _parser  # type: ignore[attr-defined]
 
     parsed = _parser.parse(pattern)
     if parsed.state.flags & re.IGNORECASE:
         return ""
     ops = list(parsed)
-    if ops and ops[0][0] is _parser.IN and list(ops[0][1]) == [(_parser.NEGATE, None), (_parser.RANGE, (0, 0x7F))]:
-        return None
+    if ops and ops[0][0] is _parser.IN and list(ops[0][1])[:2] == [(_parser.NEGATE, None), (_parser.RANGE, (0, 0x7F))]:
+        return None  # [^\x00-\x7f...]: no ASCII character
     best, run = "", []
     for op, arg in (*ops, (None, None)):  # consecutive top-level literals: a substring of every match
         if op is _parser.LITERAL:
