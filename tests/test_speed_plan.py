@@ -39,3 +39,28 @@ def test_non_ascii_digit_class_is_the_lookbehind_form():
     assert _anchor(r"[^\x00-\x7f\D]") is None
     assert _anchor(r"[^\x00-\x7f](?<=\d)") is None
     assert _anchor(r"[^\x00-\x7e]") == ""
+
+
+def test_short_plans_cached_by_digit_shape_are_the_plans():
+    """A short string's plan comes from the table of plans by digit shape (``Prefilter.plan``):
+    the same plan, and the same literal hits for the detectors, as planning it afresh."""
+    from tracepub.detect import DetectConfig, Engine
+    from tracepub.prefilter import _digit_blind
+
+    prefilter = Engine(DetectConfig()).prefilter
+    assert prefilter._short is not None  # every text-reading pattern and shape check is digit-blind
+    assert not _digit_blind(r"[1-9]") and not _digit_blind("a5") and not _digit_blind(r"(a)\1")
+    assert _digit_blind(r"[A-Z]{2}[0-9]{2}\d\w[^\W\d_]")
+    rng = random.Random(11)
+    pieces = ["2025-01-0", "T12:3", "Z", "DE89", "GB82 ", "+1 415 555 0", "(212) 555-", "AKC", "AP", "SK", "AC",
+              "tg", "irc", "cc:", "Thanks Jane", "@x.io", "a@b", "::", ":1:2:3:", "٣", "→", "Street ", "12 Main",
+              "0", "7", "9", " ", "\n", "\t", ".", "-", "x", "Q", "é", "1234", "56789"]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 8)))[:prefilter.SHORT] for _ in range(3000)]
+    texts += [t.translate(str.maketrans("0123456789", "9876543210")) for t in texts]  # same digit shapes
+    for text in texts:
+        for prose in (False, True):
+            got = prefilter.plan(text, prose)
+            hits = prefilter.literal_hits(text)
+            assert got == prefilter._plan(text, prose, None), text
+            assert hits == prefilter.literal_hits(text), text
+    assert len(prefilter._short) < 2 * len(texts)  # shapes were shared

@@ -69,6 +69,7 @@ def line_forms(literal: str) -> set[str]:
 
 
 _FOLD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789", b"abcdefghijklmnopqrstuvwxyz000000000")
+_DIGIT_FOLD = bytes.maketrans(b"123456789", b"000000000")
 
 
 def folded(text: str) -> str:
@@ -194,6 +195,12 @@ class Prefilter:
         self._checked = {k: checked[w] for k, w in enumerate(self._leaf_auto._words) if w in checked}
         self._line_auto = _Matcher({w: frozenset(ids) for w, ids in line_words.items()})
         self._last: tuple[str | None, list] = (None, [])  # the last string's literal hits
+        # Short strings' plans by their text with every ASCII digit 0 (timestamps: one plan for
+        # all). Sound when whatever reads the text itself rather than the folded text (patterns,
+        # shape checks) cannot tell one ASCII digit from another (``_digit_blind``).
+        self._short: dict[tuple, tuple[Plan, list]] | None = {} if all(
+            _digit_blind(rx.pattern) for _, rx, on_fold, _ in self._patterns if not on_fold) and all(
+            _digit_blind(rx.pattern) for group in checked.values() for _, rx in group) else None
 
     # -- literal hits, shared with detectors -----------------------------------------------
     def literal_words(self) -> dict[str, int]:
@@ -209,10 +216,28 @@ class Prefilter:
         return last[1] if last[0] is text else None  # it holds a reference: no reuse of ids
 
     # -- per string ------------------------------------------------------------------------
+    SHORT = 64  # strings up to this length have their plans cached by digit shape
+    SHORT_MAX = 20_000  # entries; a full table is cleared
+
     def plan(self, text: str, prose: bool, only: frozenset[int] | None = None) -> Plan:
         """Which detectors to call on ``text``, each on the whole string (None) or on windows
         (``(start, end)`` of the lines holding its trigger hits), in registration order. With
         ``only``: right for those detectors (the others' patterns are not searched)."""
+        short = self._short
+        if short is None or len(text) > self.SHORT:
+            return self._plan(text, prose, only)
+        key = (text.encode("utf-8", "surrogatepass").translate(_DIGIT_FOLD), prose, only)
+        got = short.get(key)
+        if got is None:
+            plan = self._plan(text, prose, only)
+            if len(short) >= self.SHORT_MAX:
+                short.clear()
+            short[key] = (plan, self._last[1])
+            return plan[:]
+        self._last = (text, got[1])  # the same folded text: the same literal hits
+        return got[0][:]
+
+    def _plan(self, text: str, prose: bool, only: frozenset[int] | None) -> Plan:
         hit: set[int] = set(self.always)
         where: dict[int, list[int]] = {}
         opened: set[int] = set()  # gated patterns whose anchor occurs
@@ -390,6 +415,48 @@ def _anchor(pattern: str) -> str | None:
             best = "".join(run)
         run = []
     return best
+
+
+def _digit_blind(pattern: str) -> bool:
+    """Does ``pattern`` match the same (at the same places) when ASCII digits are swapped for
+    one another? No digit literal, no range or class that holds some ASCII digits but not all,
+    no back-reference; categories (``\\d``, ``\\w``) hold all ten."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    digits = range(0x30, 0x3A)
+
+    def blind(items) -> bool:
+        for op, av in items:
+            if op in (_parser.LITERAL, _parser.NOT_LITERAL):
+                if av in digits:
+                    return False
+            elif op is _parser.RANGE:
+                lo, hi = av
+                if lo <= 0x39 and hi >= 0x30 and not (lo <= 0x30 and hi >= 0x39):
+                    return False
+            elif op in (_parser.GROUPREF, _parser.GROUPREF_EXISTS):
+                return False
+            elif op is _parser.IN:
+                if not blind(av):
+                    return False
+            elif op is _parser.BRANCH:
+                if not all(blind(b) for b in av[1]):
+                    return False
+            elif op is _parser.SUBPATTERN:
+                if not blind(av[3]):
+                    return False
+            elif op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT):
+                if not blind(av[2]):
+                    return False
+            elif op in (_parser.ASSERT, _parser.ASSERT_NOT, _parser.ATOMIC_GROUP):
+                if not blind(av[1] if op is not _parser.ATOMIC_GROUP else av):
+                    return False
+            elif op not in (_parser.ANY, _parser.AT, _parser.CATEGORY, _parser.NEGATE, _parser.FAILURE,
+                            _parser.SUCCESS):
+                return False  # anything else: do not assume
+        return True
+
+    return blind(_parser.parse(pattern))
 
 
 def line_windows(text: str, positions: Iterable[int], limit: float | None = None) -> list[tuple[int, int]]:
