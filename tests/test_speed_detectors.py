@@ -94,3 +94,47 @@ def test_span_init_is_the_dataclass_one():
             pass
         else:
             raise AssertionError("Span must stay frozen")
+
+
+_IP_PIECES = ("1", "12", "192", "255", "256", "300", "0", "00", "7", "٣", ".", ".", ".", "..", "/", "/24", "/33", ":",
+              "::", "ffff", "a", "x", "_", " ", "\n", "-", "v", "é", "10.0.0.1", "8.8.8.8", "1.2.3", "1.2.3.4.5")
+
+
+def _ip_text(rng: random.Random) -> str:
+    return "".join(rng.choice(_IP_PIECES) for _ in range(rng.randint(1, 30)))
+
+
+def test_ipv4_candidates_equal_finditer_on_random_text():
+    import re
+
+    from presidio_analyzer.predefined_recognizers import IpRecognizer
+
+    from tracepub.detect.pii import _PRESIDIO_IPV4, _ipv4_finditer
+
+    (v4,) = [p for p in IpRecognizer.PATTERNS if p.name == "IPv4"]
+    assert v4.regex == _PRESIDIO_IPV4  # else Presidio changed it, and the engine falls back to finditer
+    rng = random.Random(5)
+    found = 0
+    for flags in (0, re.I | re.M | re.S):
+        rx = re.compile(_PRESIDIO_IPV4, flags)
+        for _ in range(20_000):
+            text = _ip_text(rng)
+            expected = [m.span() for m in rx.finditer(text)]
+            assert [m.span() for m in _ipv4_finditer(rx, text)] == expected, text
+            found += len(expected)
+    assert found > 5000
+
+
+def test_ip_lines_equal_the_digit_first_pattern():
+    """``_IP_LINES`` starts at the first dot: the same lines as the pattern written from its digit."""
+    import re
+
+    from tracepub.detect.pii import _IP_LINES, _IPV6_ISH
+    from tracepub.prefilter import windows_matching
+
+    before = re.compile(rf"\d\.\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
+    rng = random.Random(6)
+    for _ in range(20_000):
+        text = _ip_text(rng)
+        assert windows_matching(text, _IP_LINES) == windows_matching(text, before), text
+        assert bool(_IP_LINES.search(text)) == bool(before.search(text))

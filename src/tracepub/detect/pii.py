@@ -258,8 +258,31 @@ _IPV6_ISH = (r"::(?<![A-Za-z0-9_]{5}::)(?<![G-Zg-z_]::)(?<![G-Zg-z_][A-Za-z0-9_]
              r"(?<![G-Zg-z_][A-Za-z0-9_]{3}::)|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
 _IPV6_HINT = re.compile(_IPV6_ISH)
 # Lines that can hold an address: every IPv4 has d.d.d.d, every IPv6 "::" or four colons in a row
-# of groups.
-_IP_LINES = re.compile(rf"\d\.\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
+# of groups. (``\d\.\d{1,3}\.\d{1,3}\.\d`` written from its first dot: ``re`` then stops at dots
+# and colons only, not at every digit; a match starts one character later, on the same line.)
+_IP_LINES = re.compile(rf"\.(?<=\d\.)\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
+# Presidio's IPv4 pattern, as the fast path below knows it: every match is 1-3 ASCII digits, a dot,
+# 1-3 digits, a dot, 1-3 digits, a dot and a digit; so it starts 1-3 characters before a dot that
+# ``_IPV4_DOT`` finds, and ``re`` need not try it at every digit (``_ipv4_finditer``).
+_PRESIDIO_IPV4 = (r"\b(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\."
+                  r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)"
+                  r"(?:/(?:[0-2]?\d|3[0-2]))?\b")
+_IPV4_DOT = re.compile(r"\.(?<=[0-9]\.)(?=[0-9]{1,3}\.[0-9]{1,3}\.[0-9])")
+
+
+def _ipv4_finditer(rx: re.Pattern, text: str) -> list[re.Match]:
+    """``list(rx.finditer(text))`` for ``_PRESIDIO_IPV4`` compiled (any flags): ``rx`` tried, in
+    order, only where a match can start, skipping starts inside the last match (tests)."""
+    out: list[re.Match] = []
+    end = 0
+    for p in sorted({q - k for q in (m.start() for m in _IPV4_DOT.finditer(text)) for k in (3, 2, 1)}):
+        if p < end:  # also skips negative positions
+            continue
+        m = rx.match(text, p)
+        if m is not None:
+            out.append(m)
+            end = m.end()
+    return out
 _AT_LINES = re.compile("@")
 # On folded text: what every match of the card, SSN, NIF and Aadhaar patterns holds (in that order).
 _DIGIT_SHAPES = tuple(re.compile(p) for p in (
@@ -375,6 +398,7 @@ class Presidio(Detector):
         (v4,) = self._ip4.patterns
         flags = sum(f for f in (re.IGNORECASE, re.MULTILINE, re.DOTALL) if self._ip4.global_regex_flags & f)
         self._ipv4_re = (re.compile(v4.regex, flags), v4.score)
+        self._ipv4_fast = v4.regex == _PRESIDIO_IPV4  # a release with another pattern: finditer
         self._email.validate_result("warm@example.com")  # tldextract's suffix list, before workers fork
         self.ner_threshold = ner_threshold
         self.ner_model = ner_model_name() if ner else None
@@ -418,7 +442,7 @@ class Presidio(Detector):
             return _shifted(self._analyze(self._ip4, joined, ["IP_ADDRESS"]), lines, starts)
         rx, score = self._ipv4_re
         found = []
-        for m in rx.finditer(joined):
+        for m in _ipv4_finditer(rx, joined) if self._ipv4_fast else rx.finditer(joined):
             value = m.group()
             if public_only and _never_global(value):
                 continue
