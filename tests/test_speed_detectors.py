@@ -138,3 +138,46 @@ def test_ip_lines_equal_the_digit_first_pattern():
         text = _ip_text(rng)
         assert windows_matching(text, _IP_LINES) == windows_matching(text, before), text
         assert bool(_IP_LINES.search(text)) == bool(before.search(text))
+
+
+def test_nino_end_is_necessary():
+    """Every text ``_NINO_HINT`` matches, ``_NINO_END`` matches (it gates the slower search)."""
+    from tracepub.detect.pii import _NINO_END, _NINO_HINT
+
+    pieces = ("AB", "QQ", "JG", "AB12", "ab", "1", "12", "12 34", "123456", "AB 123456", " ", "-", "A", "B", "C", "D", "E", "d", "x", "\n", "_", "é")
+    rng = random.Random(7)
+    hits = 0
+    for _ in range(50_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        if _NINO_HINT.search(text):
+            hits += 1
+            assert _NINO_END.search(text), text
+    assert hits > 200
+
+
+def test_context_rules_tried_at_their_keyword_equal_window_scans():
+    """A context rule named by a plain word (``at_keyword``) is tried only where its keyword is:
+    the same spans as its regex over the windows (the rule with ``at_keyword`` off)."""
+    import dataclasses
+
+    from tracepub.detect.patterns import PatternDetector, load_rules
+    from tracepub.fakes import expand
+
+    rules = load_rules()
+    keyed = [r for r in rules if r.at_keyword]
+    assert any(r.id == "kubernetes-bootstrap-token" for r in keyed)
+    fast = PatternDetector(keyed)
+    slow = PatternDetector([dataclasses.replace(r, at_keyword=False) for r in keyed])
+    rng = random.Random(8)
+    pieces = [" ", " ", "\n", "=", ": ", ":=", "'", '"', '\\"', "`", "]", "(", ".", "_", "-", "x", "abc", "a1b2c3",
+              "token", "TOKEN", "Token", "tokens", "xtoken", "token_", "my_token", "tOkEn", "=>", ",", "||", "b'"]
+    for r in keyed:
+        pieces += [r.keywords[0], r.keywords[0].upper(), r.keywords[0].title()]
+        pieces += [expand(e, rng) for e in r.examples] + list(r.negatives)
+    found = 0
+    for k in range(6_500):  # the last ones long: more than 32 hits of a keyword, a whole-text scan
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 25 if k < 6_000 else 400)))
+        want = slow.scan(text, None)
+        assert fast.scan(text, None) == want, text
+        found += len(want)
+    assert found > 1000

@@ -144,6 +144,9 @@ def name_spots(text: str) -> list[int]:
 
 
 _NINO_HINT = re.compile(r"(?=[A-CEGHJ-PR-TW-Z])\b[A-CEGHJ-PR-TW-Z]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[A-D]\b")
+# How every ``_NINO_HINT`` match ends: a letter A-D after a digit (a blank or hyphen between), then
+# a word boundary. Searched first: ``re`` stops at A-D only, not at every capital (half the time).
+_NINO_END = re.compile(r"[A-D](?:(?<=[0-9][A-D])|(?<=[0-9][ -][A-D]))\b")
 
 
 def _offline_tldextract() -> None:
@@ -590,7 +593,7 @@ class Presidio(Detector):
             for s in self._spans(text, self._ips(text, windows, public_only=True)):
                 if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
                     spans.append(s)
-        if _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
+        if _NINO_END.search(joined) and _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
             found = _shifted(self._analyze(self._nino, joined, ["UK_NINO"]), wins, starts)
             spans += self._spans(text, found, self._nino.context, 0.4)
         iban = [(a, b) for a, b in wins if _IBAN_HINT.search(text, a, b)]
