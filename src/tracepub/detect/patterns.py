@@ -96,6 +96,9 @@ class Rule:
     source: str = ""
     width: int = UNBOUNDED  # longest possible match, for windowed scanning
     literal: bool = False  # starts with a literal: one whole-text search beats windows
+    # Every match starts with the rule's one keyword (a ``context`` rule named by a plain word):
+    # in ASCII text, only where the keyword index found it (``PatternDetector._apply_at``).
+    at_keyword: bool = False
 
 
 def _flags(names: list[str]) -> int:
@@ -265,6 +268,8 @@ def parse_rules(data: dict, source: str) -> list[Rule]:
                     source=source,
                     width=width,
                     literal=literal >= 2,
+                    at_keyword="regex" not in raw and re.fullmatch(r"[A-Za-z0-9_]+", raw["context"]) is not None
+                    and [k.lower() for k in raw.get("keywords", [])] == [raw["context"].lower()],
                 )
             )
         except (KeyError, re.error) as exc:
@@ -363,7 +368,15 @@ class PatternDetector(Detector):
                 # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
                 if not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
                     if not need or all(lit in text for lit in need):
-                        spans.extend(self.apply(rule, text))
+                        if exact and rule.at_keyword and text.isascii():
+                            spans.extend(self._apply_at(rule, text, sorted({a for a, _ in found}), len(text)))
+                        else:
+                            spans.extend(self.apply(rule, text))
+                elif rule.at_keyword and text.isascii():
+                    starts = sorted({a for a, _ in found})
+                    for a, b in _windows(found, rule.width, len(text)):
+                        if not need or all(text.find(lit, a, b) >= 0 for lit in need):
+                            spans.extend(self._apply_at(rule, text, [p for p in starts if a <= p < b], b))
                 else:
                     for a, b in _windows(found, rule.width, len(text)):
                         if not need or all(text.find(lit, a, b) >= 0 for lit in need):
@@ -377,9 +390,30 @@ class PatternDetector(Detector):
 
     @staticmethod
     def apply(rule: Rule, text: str, pos: int = 0, endpos: int | None = None) -> list[Span]:
-        out = []
         it = rule.regex.finditer(text, pos) if endpos is None else rule.regex.finditer(text, pos, endpos)
-        for m in it:
+        return PatternDetector._spans(rule, text, it)
+
+    @staticmethod
+    def _apply_at(rule: Rule, text: str, starts: list[int], endpos: int) -> list[Span]:
+        """``apply(rule, text, starts[0], endpos)`` for a rule whose matches can start only at
+        ``starts`` (sorted): the regex tried there, in order, skipping starts inside the last
+        match, instead of at every letter of the window ("token" rules: a frequent word).
+        Equal to ``apply`` (tests, random text)."""
+        matches = []
+        end = 0
+        for p in starts:
+            if p < end:
+                continue
+            m = rule.regex.match(text, p, endpos)
+            if m is not None:
+                matches.append(m)
+                end = m.end()
+        return PatternDetector._spans(rule, text, matches)
+
+    @staticmethod
+    def _spans(rule: Rule, text: str, matches) -> list[Span]:
+        out = []
+        for m in matches:
             try:
                 start, end = m.span(rule.secret_group)
             except IndexError:
