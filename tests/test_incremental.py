@@ -53,6 +53,27 @@ def test_second_run_reuses_everything(sessions, tmp_path):
     assert len(state["units"]) == n
 
 
+def test_run_leaves_automatic_garbage_collection_on(sessions, tmp_path):
+    """``run`` turns automatic collection off for the start-up (threshold 0): it is on again
+    after a run that started workers (their thresholds) and after one that reused everything
+    (the caller's thresholds)."""
+    import gc
+
+    from tracepub import pipeline
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        out = tmp_path / "out"
+        _run(sessions, out)
+        assert gc.get_threshold() == pipeline.GC_THRESHOLD
+        gc.set_threshold(700, 10, 10)
+        assert _run(sessions, out)["reused"] >= 2
+        assert gc.get_threshold() == (700, 10, 10)
+    finally:
+        gc.set_threshold(*before)
+
+
 def test_a_changed_file_is_the_only_one_redone(sessions, tmp_path):
     out = tmp_path / "out"
     first = _run(sessions, out)

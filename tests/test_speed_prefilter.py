@@ -541,6 +541,28 @@ def test_fast_phone_path_falls_back_when_phonenumbers_changes(monkeypatch):
     presidio_fast._VERDICTS.clear()
 
 
+def test_least_any_country_table_is_the_computed_value(monkeypatch):
+    """The phone short-candidate limit's least length over every country code is taken from a
+    table keyed by the phonenumbers release (computing it loads every region's metadata at
+    start-up): the installed release's entry, if any, equals the computation; a release without
+    an entry computes it."""
+    from phonenumbers import __version__
+    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
+
+    from tracepub.detect import presidio_fast
+
+    computed = min(presidio_fast._least_for(cc) for cc in COUNTRY_CODE_TO_REGION_CODE)
+    assert computed > 0
+    if __version__ in presidio_fast._LEAST_ANY_COUNTRY:
+        assert presidio_fast._LEAST_ANY_COUNTRY[__version__] == computed
+    monkeypatch.setattr(presidio_fast, "_LEAST_ANY_COUNTRY", {})
+    presidio_fast._least_any_country.cache_clear()
+    try:
+        assert presidio_fast._least_any_country() == computed
+    finally:
+        presidio_fast._least_any_country.cache_clear()
+
+
 def test_context_rules_first_letter_class_is_exactly_its_case_fold():
     """``(?i:token)`` is written ``[tT](?i:oken)`` (detect/patterns.py, ``_context_pattern``): the
     class must hold exactly the characters ``re`` matches ignoring case, over every code point."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import hashlib
 import json
 import os
@@ -347,6 +348,25 @@ def assign_dests(units: list[Unit], red: Redactor) -> tuple[list[str], list[dict
 
 
 def run(opts: RunOptions) -> RunSummary:
+    """Redact ``opts.sources`` into ``opts.out`` (the module's docstring).
+
+    Automatic garbage collection is off from here until ``_warm`` freezes what start-up built
+    and sets the workers' thresholds (what the ``gc`` documentation advises before a fork
+    without exec): imports, rules and the spaCy model make hundreds of thousands of objects and
+    under a megabyte of cyclic garbage (frozen with the rest), and the collections their
+    allocations set off walked that growing heap again and again, a tenth of a second of the
+    serial start-up. It is off by a threshold of 0, not ``gc.disable()``, which spaCy's model
+    load undoes (srsly's msgpack reader calls ``gc.enable()``)."""
+    before = gc.get_threshold()
+    gc.set_threshold(0)
+    try:
+        return _run(opts)
+    finally:
+        if gc.get_threshold()[0] == 0:  # no worker was started (``_warm`` sets the thresholds)
+            gc.set_threshold(*before)
+
+
+def _run(opts: RunOptions) -> RunSummary:
     from tracepub import runstate
 
     given = opts  # what run.json stores; decisions are re-read from review/ on every run
@@ -595,14 +615,12 @@ def _warm() -> None:
     hundreds of thousands of objects, none in a cycle) are what a full collection walks, and
     with the default thresholds that was a few percent of a worker's time. Cyclic garbage is
     still collected, later."""
-    import gc
-
     for d in _WORKER["redactor"].engine.detectors:
         warm = getattr(d, "warm", None)
         if warm is not None:
             warm()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLD)
+    gc.set_threshold(*GC_THRESHOLD)  # (automatic collection was off since ``run`` started)
 
 
 def _tasks_for(i: int, unit: Unit, dest: str, out: Path, split: dict) -> list[Task]:

@@ -165,6 +165,40 @@ def _verdict(candidate: str, region: str):
     return found
 
 
+# ``_least_any_country()`` for phonenumbers releases it was computed on (tests check the entry of
+# the installed release against the computation): computing it loads the metadata of every region
+# (~250 modules), a tenth of a second of the serial start-up, for one number. Another release
+# computes it.
+_LEAST_ANY_COUNTRY = {"9.0.43": 4}
+
+
+@lru_cache(maxsize=1)
+def _least_any_country() -> int:
+    """The least length a valid number of any country code can have (``_least_for``)."""
+    from phonenumbers import __version__
+    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
+
+    known = _LEAST_ANY_COUNTRY.get(__version__)
+    if known is not None:
+        return known
+    return min(_least_for(cc) for cc in COUNTRY_CODE_TO_REGION_CODE)
+
+
+def _least_for(cc: int) -> int:
+    """The least ``possible_length`` of the general description of the regions sharing the
+    country code ``cc`` (0: one of them has none)."""
+    from phonenumbers.phonemetadata import PhoneMetadata
+    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE, REGION_CODE_FOR_NON_GEO_ENTITY
+
+    lengths = []
+    for r in COUNTRY_CODE_TO_REGION_CODE.get(cc, ()):
+        meta = (PhoneMetadata.metadata_for_nongeo_region(cc, None) if r == REGION_CODE_FOR_NON_GEO_ENTITY
+                else PhoneMetadata.metadata_for_region(r, None))
+        possible = meta.general_desc.possible_length if meta is not None and meta.general_desc else ()
+        lengths.append(min(possible) if possible else 0)
+    return min(lengths, default=0)
+
+
 @lru_cache(maxsize=64)
 def _short_limit(region: str) -> int:
     """Fewer digits than this cannot make a valid number when parsed for ``region`` without a
@@ -177,23 +211,12 @@ def _short_limit(region: str) -> int:
     import re._parser as sre_parse
 
     from phonenumbers.phonemetadata import PhoneMetadata
-    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE, REGION_CODE_FOR_NON_GEO_ENTITY
-
-    def least(cc: int) -> int:
-        lengths = []
-        for r in COUNTRY_CODE_TO_REGION_CODE.get(cc, ()):
-            meta = (PhoneMetadata.metadata_for_nongeo_region(cc, None) if r == REGION_CODE_FOR_NON_GEO_ENTITY
-                    else PhoneMetadata.metadata_for_region(r, None))
-            possible = meta.general_desc.possible_length if meta is not None and meta.general_desc else ()
-            lengths.append(min(possible) if possible else 0)
-        return min(lengths, default=0)
 
     meta = PhoneMetadata.metadata_for_region(region, None)
     if meta is None or not meta.country_code or not meta.international_prefix:
         return 0
     idd = sre_parse.parse(meta.international_prefix).getwidth()[0]
-    any_country = min(least(cc) for cc in COUNTRY_CODE_TO_REGION_CODE)
-    return max(0, min(least(meta.country_code), any_country + idd + 1))
+    return max(0, min(_least_for(meta.country_code), _least_any_country() + idd + 1))
 
 
 def _too_short(candidate: str, region: str) -> bool:
