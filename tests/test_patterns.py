@@ -94,3 +94,24 @@ def test_unknown_validator_is_an_error():
     with pytest.raises(ValueError):
         parse_rules({"rules": [{"id": "x", "type": "secret.x", "regex": "x", "keywords": ["x"],
                                  "validator": "nope"}]}, "t")
+
+
+def test_bundled_rules_compiled_when_used_are_the_rules_compiled_at_load():
+    """Bundled rules compile their regex when first used (serial start-up); a rule loaded that
+    way has the same regex, secret group, width and literal start as one compiled at load, and
+    a user's rule with a bad regex is still an error when loaded."""
+    import tomllib
+    from importlib import resources
+
+    pack = resources.files("tracepub") / "patterns"
+    for entry in sorted(pack.iterdir(), key=lambda p: p.name):
+        if not entry.name.endswith(".toml"):
+            continue
+        data = tomllib.loads(entry.read_text(encoding="utf-8"))
+        lazy, eager = parse_rules(data, entry.name, lazy=True), parse_rules(data, entry.name)
+        assert lazy and "regex" not in vars(lazy[0]) and "regex" in vars(eager[0])
+        for a, b in zip(lazy, eager, strict=True):
+            assert (a.regex.pattern, a.regex.flags, a.secret_group, a.width, a.literal) == \
+                (b.regex.pattern, b.regex.flags, b.secret_group, b.width, b.literal), a.id
+    with pytest.raises(ValueError, match="bad rule x"):
+        parse_rules({"rules": [{"id": "x", "type": "secret.x", "regex": "x(", "keywords": ["x"]}]}, "t")

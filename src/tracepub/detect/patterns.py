@@ -76,13 +76,20 @@ _CONTEXT = (
 UNBOUNDED = 10_000  # a match longer than this: scan the whole text (only when a keyword occurs)
 
 
-@dataclass(slots=True)
+@dataclass
 class Rule:
+    """One rule. Its regex is compiled, and read for its shape, when first used (``regex``,
+    ``width``...): a bundled rule is checked by the test suite, and of ~300 only a few dozen
+    occur in a corpus, so compiling them all was a tenth of a second of the serial start-up
+    (a worker compiles the few it meets). Rules from a user's file are compiled when loaded,
+    so a bad one is an error at once (``parse_rules``)."""
+
     id: str
     type: str
-    regex: re.Pattern
+    pattern: str  # the regex as compiled (macros expanded)
+    flags: int
     keywords: tuple[str, ...]
-    secret_group: int | str = 0
+    group: int | str | None = None  # ``secret_group`` as written (None: ``secret`` if the regex has it)
     entropy: float | None = None
     random: bool = False
     validator: str | None = None
@@ -94,11 +101,33 @@ class Rule:
     examples: list[str] = field(default_factory=list)
     negatives: list[str] = field(default_factory=list)
     source: str = ""
-    width: int = UNBOUNDED  # longest possible match, for windowed scanning
-    literal: bool = False  # starts with a literal: one whole-text search beats windows
     # Every match starts with the rule's one keyword (a ``context`` rule named by a plain word):
     # in ASCII text, only where the keyword index found it (``PatternDetector._apply_at``).
     at_keyword: bool = False
+
+    @functools.cached_property
+    def regex(self) -> re.Pattern:
+        return re.compile(self.pattern, self.flags)
+
+    @functools.cached_property
+    def secret_group(self) -> int | str:
+        if self.group is not None:
+            return self.group
+        return "secret" if "secret" in self.regex.groupindex else 0
+
+    @functools.cached_property
+    def _width_literal(self) -> tuple[int, int]:
+        return _shape(self.pattern, self.flags)
+
+    @functools.cached_property
+    def width(self) -> int:
+        """Longest possible match, for windowed scanning."""
+        return self._width_literal[0]
+
+    @functools.cached_property
+    def literal(self) -> bool:
+        """Starts with a literal: one whole-text search beats windows."""
+        return self._width_literal[1] >= 2
 
 
 def _flags(names: list[str]) -> int:
@@ -237,7 +266,8 @@ def _shape(pattern: str, flags: int) -> tuple[int, int]:
     return width, n
 
 
-def parse_rules(data: dict, source: str) -> list[Rule]:
+def parse_rules(data: dict, source: str, lazy: bool = False) -> list[Rule]:
+    """The rules of one TOML document; ``lazy``: regexes compiled when first used (``Rule``)."""
     rules = []
     for raw in data.get("rules", []):
         try:
@@ -246,32 +276,29 @@ def parse_rules(data: dict, source: str) -> list[Rule]:
                 pattern = _expand(_literal_first(raw["regex"]))
             else:
                 pattern = _context_pattern(raw["context"], _expand(raw["value"]), flags)
-            regex = re.compile(pattern, flags)
-            width, literal = _shape(pattern, flags)
-            group = raw.get("secret_group", "secret" if "secret" in regex.groupindex else 0)
-            rules.append(
-                Rule(
-                    id=raw["id"],
-                    type=raw["type"],
-                    regex=regex,
-                    keywords=tuple(k.lower() for k in raw.get("keywords", [])),
-                    secret_group=group,
-                    entropy=raw.get("entropy"),
-                    random=bool(raw.get("random", False)),
-                    validator=raw.get("validator"),
-                    require_valid=bool(raw.get("require_valid", False)),
-                    confidence=float(raw.get("confidence", 0.9)),
-                    action=raw.get("action", REDACTED),
-                    description=raw.get("description", ""),
-                    examples=list(raw.get("examples", [])),
-                    negatives=list(raw.get("negatives", [])),
-                    source=source,
-                    width=width,
-                    literal=literal >= 2,
-                    at_keyword="regex" not in raw and re.fullmatch(r"[A-Za-z0-9_]+", raw["context"]) is not None
-                    and [k.lower() for k in raw.get("keywords", [])] == [raw["context"].lower()],
-                )
+            rule = Rule(
+                id=raw["id"],
+                type=raw["type"],
+                pattern=pattern,
+                flags=flags,
+                keywords=tuple(k.lower() for k in raw.get("keywords", [])),
+                group=raw.get("secret_group"),
+                entropy=raw.get("entropy"),
+                random=bool(raw.get("random", False)),
+                validator=raw.get("validator"),
+                require_valid=bool(raw.get("require_valid", False)),
+                confidence=float(raw.get("confidence", 0.9)),
+                action=raw.get("action", REDACTED),
+                description=raw.get("description", ""),
+                examples=list(raw.get("examples", [])),
+                negatives=list(raw.get("negatives", [])),
+                source=source,
+                at_keyword="regex" not in raw and re.fullmatch(r"[A-Za-z0-9_]+", raw["context"]) is not None
+                and [k.lower() for k in raw.get("keywords", [])] == [raw["context"].lower()],
             )
+            if not lazy:
+                _ = rule.regex, rule.secret_group, rule.width, rule.literal
+            rules.append(rule)
         except (KeyError, re.error) as exc:
             raise ValueError(f"{source}: bad rule {raw.get('id', '?')}: {exc!r}") from exc
         if rules[-1].validator and rules[-1].validator not in validators.VALIDATORS:
@@ -302,7 +329,7 @@ def _bundled_rules() -> tuple[Rule, ...]:
     pack = resources.files("tracepub") / "patterns"
     for entry in sorted(pack.iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".toml"):
-            rules.extend(parse_rules(tomllib.loads(entry.read_text(encoding="utf-8")), entry.name))
+            rules.extend(parse_rules(tomllib.loads(entry.read_text(encoding="utf-8")), entry.name, lazy=True))
     return tuple(rules)
 
 
@@ -329,7 +356,8 @@ class PatternDetector(Detector):
                 self._by_kw[pos[kw]].append(i)
         # What every match of a rule holds besides its keyword (url-password: "@"): a window
         # without it is not searched.
-        self._required = [_required_literals(r.regex) for r in self.rules]
+        # (None: not computed yet; rules compile when first used, see ``Rule``)
+        self._required: list[tuple[str, ...] | None] = [None] * len(self.rules)
         # The engine's prefilter (tracepub.prefilter): every rule's keywords; a rule without
         # keywords (a user's rule) means always run.
         self.trigger = None if self._always else Trigger(literals=tuple(self._index.keywords))
@@ -348,6 +376,7 @@ class PatternDetector(Detector):
 
     def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
         spans: list[Span] = []
+        required = self._required
         if self._index:
             found = self._index.find_text(text)
             if found is None:
@@ -361,10 +390,11 @@ class PatternDetector(Detector):
             for j, a, b in found:
                 for i in self._by_kw[j]:
                     hits.setdefault(i, []).append((a, b))
-            required = self._required
             for i, found in hits.items():
                 rule = self.rules[i]
                 need = required[i]
+                if need is None:
+                    need = required[i] = _required_literals(rule.regex)
                 # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
                 if not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
                     if not need or all(lit in text for lit in need):
@@ -382,7 +412,9 @@ class PatternDetector(Detector):
                         if not need or all(text.find(lit, a, b) >= 0 for lit in need):
                             spans.extend(self.apply(rule, text, a, b))
         for i in self._always:
-            if all(lit in text for lit in self._required[i]):
+            if required[i] is None:
+                required[i] = _required_literals(self.rules[i].regex)
+            if all(lit in text for lit in required[i]):
                 spans.extend(self.apply(self.rules[i], text))
         if self.min_confidence:
             spans = [s for s in spans if s.confidence >= self.min_confidence]
