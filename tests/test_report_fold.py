@@ -56,3 +56,34 @@ def test_folds_merged_in_order_equal_the_fold_of_findings_jsonl():
             fold.extend(second)
             report.merge(merged, fold)
         assert _view(merged) == _view(whole)
+
+
+def _fold_view(fold: report.FileFold):
+    return (fold.file, fold.total, [(vid, vars(g)) for vid, g in fold.groups.items()], list(fold.by_type.items()),
+            list(fold.by_detector.items()), list(fold.by_action.items()))
+
+
+def test_span_fold_equals_adding_each_finding():
+    """``FileFold.add_spans`` of a text's findings folded once (``span_fold``) equals
+    ``add_static`` of each finding in turn, whatever the group held before, in a file name or not."""
+    rng = random.Random(7)
+    for _ in range(400):
+        one, many = report.FileFold(), report.FileFold()
+        for _step in range(rng.randint(1, 5)):
+            n = rng.randint(1, 30)
+            vids = [f"v{k}" for k in range(rng.randint(1, 4))]
+            statics = []
+            for _k in range(n):
+                vid = rng.choice(vids)
+                ph = rng.choice([None, f"<PII_{vid}>", f"pii-{vid}", f"PII_{vid}", f"<X_{vid}>"])
+                statics.append((vid, vid.upper(), rng.choice(["pii.email", "pii.person", "secret.x"]),
+                                rng.choice(["a", "b"]), rng.choice(["redacted", "review", "kept"]),
+                                rng.choice([0.5, 0.8, 0.9, 1.0]), ph, rng.choice(["x ", "y ", "z ", "w "]),
+                                rng.choice([" 1", " 2"])))
+            where = rng.choice(["$.a", "$.#file[0]", "$.b[2]"])
+            record = rng.randint(1, 9)
+            fids = [f"id{rng.random()}".encode() for _ in statics]
+            for fid, st in zip(fids, statics, strict=True):
+                one.add_static("f.jsonl", fid.decode(), record, where, st)
+            many.add_spans(report.span_fold(statics), "f.jsonl", record, where, fids)
+        assert _fold_view(many) == _fold_view(one)

@@ -64,11 +64,8 @@ def content_sha256(unit: Unit) -> str:
 @functools.lru_cache(maxsize=256)
 def _file_sha256(path: str, size: int, mtime_ns: int) -> bytes:
     """Raises OSError for a file that cannot be read (not cached)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.digest()
+    with open(path, "rb") as fh:  # file_digest reads into one buffer: no new bytes per chunk
+        return hashlib.file_digest(fh, "sha256").digest()
 
 
 def run_key(config_hash: str, extra: Any = None) -> str:

@@ -25,11 +25,13 @@ SIGNOFF = "signoff.json"
 
 
 @contextlib.contextmanager
-def atomic_writer(dest: Path, mode: str = "w") -> Iterator[IO[Any]]:
+def atomic_writer(dest: Path, mode: str = "w", buffering: int = -1) -> Iterator[IO[Any]]:
+    """``buffering``: as ``open``'s (a worker's outputs use a large buffer: fewer, larger writes)."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8", newline=None if "b" in mode else "") as fh:
+        with os.fdopen(fd, mode, buffering, encoding=None if "b" in mode else "utf-8",
+                       newline=None if "b" in mode else "") as fh:
             yield fh
         os.replace(tmp, dest)
     except BaseException:
@@ -48,11 +50,8 @@ def write_json(dest: Path, value: Any) -> None:
 
 
 def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def dataset_files(dataset_dir: Path) -> list[Path]:

@@ -136,6 +136,9 @@ WORK = ".work"  # review/.work/: pieces of split units while they are being proc
 # memory stays bounded by the batch, not the file.
 BATCH_RECORDS = 256
 BATCH_BYTES = 4 * 1024 * 1024
+# A worker's output and findings are written through buffers this large: records and findings
+# come a few kB at a time, and fewer, larger writes cost less (the default buffer is 8 kB).
+WRITE_BUFFER = 1 << 20
 # Garbage collector thresholds once the engine is built (``_warm``); Python's default is (700, 10, 10).
 GC_THRESHOLD = (10_000, 10, 10)
 
@@ -225,7 +228,7 @@ def _process(task: Task) -> UnitResult:
         return hits == Prefilter.ANY or (hits == Prefilter.PROSE and reader.may_have_prose(rec.value))
 
     try:
-        with atomic_writer(target, "wb") as fh, atomic_writer(found, "wb") as ff:
+        with atomic_writer(target, "wb", WRITE_BUFFER) as fh, atomic_writer(found, "wb", WRITE_BUFFER) as ff:
 
             def flush(batch: list[Record]) -> None:
                 nonlocal skipped

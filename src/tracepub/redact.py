@@ -8,6 +8,7 @@ user's identity (review/ is local, but the identity is never written in clear an
 
 from __future__ import annotations
 
+import binascii
 import hashlib
 from collections import Counter
 from typing import Any
@@ -42,8 +43,10 @@ class Redactor:
         self.walker = Walker(self._visit, self._blob, remove_blobs)
         self.types: Counter[str] = Counter()
         self.blobs: Counter[str] = Counter()
-        # (id, file, record, path, the span's rendered finding: _ST_*) per finding: ``finding_dicts`` / ``findings_jsonl``
-        self.findings: list[tuple[str, str, int, str, list]] = []
+        # Per text redacted: (file, record, path, the ids of its findings (bytes), the rendering's
+        # findings (_ST_* tuples), the rendering's extras (_RenderExtra)): ``finding_dicts`` /
+        # ``findings_jsonl`` / ``fold_findings``.
+        self.findings: list[tuple[str, int, str, list[bytes], list[tuple], _RenderExtra]] = []
         self._path_json: dict[str, bytes] = {}  # path -> its JSON string
         self.file = ""
         self.harness = ""
@@ -129,39 +132,46 @@ class Redactor:
         key: tuple = (text if len(text) <= self.RENDER_CACHE_LEN else self.engine.text_key(text), in_name)
         rendered = self._rendered.get(key)
         if rendered is None or (rendered[0] is not spans and rendered[0] != spans):
-            rendered = (spans, *self._render(text, spans, in_name))
+            rendered = (spans, *self._render(text, spans, in_name), _RenderExtra())
             self._rendered_chars += len(rendered[1])
             if len(self._rendered) >= 50_000 or self._rendered_chars > 16_000_000:
                 self._rendered.clear()
                 self._rendered_chars = len(rendered[1])
             self._rendered[key] = rendered
-        _, new, static = rendered
+        _, new, static, extra = rendered
         where = self._where.get(path)
         if where is None:
             if len(self._where) >= 100_000:
                 self._where.clear()
             where = self._where[path] = format_path(path)
         head = f"{self.file}\0{self.record_index}\0{where}\0".encode()
-        file, record, types, found, sha1 = self.file, self.record_index, self.types, self.findings, hashlib.sha1
-        for st in static:
-            types[st[_ST_TYPE]] += 1
-            found.append((sha1(b"%s%d" % (head, st[_ST_START])).hexdigest()[:12], file, record, where, st))
+        sha1, hexlify = hashlib.sha1, binascii.hexlify
+        # A finding's id: the first 12 hex digits of the SHA-1 of where it is (as bytes: written as bytes)
+        fids = [hexlify(sha1(b"%s%d" % (head, st[_ST_START])).digest()[:6]) for st in static]
+        self.findings.append((self.file, self.record_index, where, fids, static, extra))
+        types = self.types
+        if len(static) < _FOLD_SPANS:
+            for st in static:
+                types[st[_ST_TYPE]] += 1
+        else:
+            for t, n in extra.fold(static).by_type.items():
+                types[t] += n
         return new
 
     # -- findings ----------------------------------------------------------------------------
     def finding_dicts(self) -> list[dict]:
         """The findings made since ``start_unit`` (or the last ``findings.clear()``), as dicts."""
-        return [{"id": fid, "file": file, "record": record, "path": where, **st[_ST_FIELDS]}
-                for fid, file, record, where, st in self.findings]
+        return [{"id": fid.decode(), "file": file, "record": record, "path": where, **_fields(st)}
+                for file, record, where, fids, static, _ in self.findings for fid, st in zip(fids, static, strict=True)]
 
     def findings_jsonl(self) -> bytes:
         """The findings as findings.jsonl lines: the bytes ``orjson.dumps`` gives each dict of
         ``finding_dicts``, assembled from parts serialised once (a file's name, a path, and all
         but the id, file, record and path of a span's finding, which repeat)."""
         paths = self._path_json
-        lines = []
+        lines: list[bytes] = []
         file_j: tuple[str | None, bytes] = (None, b"")
-        for fid, file, record, where, st in self.findings:
+        for file, record, where, fids, static, _ in self.findings:
             if file_j[0] is not file:
                 file_j = (file, orjson.dumps(file))
             where_j = paths.get(where)
@@ -169,23 +179,29 @@ class Redactor:
                 if len(paths) >= 100_000:
                     paths.clear()
                 where_j = paths[where] = orjson.dumps(where)
-            tail = st[_ST_TAIL]
-            if not tail:
-                cache = tail is None  # False: a long text's span, seen once: not worth its memory
-                tail = orjson.dumps(st[_ST_FIELDS], option=orjson.OPT_APPEND_NEWLINE)[1:]
-                if cache:
-                    st[_ST_TAIL] = tail
             # bytes throughout: contexts are often not ASCII, and encoding text costs more than this
-            lines.append(b'{"id":"%s","file":%s,"record":%d,"path":%s,%s' % (fid.encode(), file_j[1], record, where_j,
-                                                                               tail))
+            mid = b'","file":%s,"record":%d,"path":%s,' % (file_j[1], record, where_j)
+            for fid, st in zip(fids, static, strict=True):
+                tail = st[_ST_TAIL]
+                if tail is None:  # not serialisable when rendered: orjson raises here, as for the dict
+                    tail = orjson.dumps(_fields(st), option=orjson.OPT_APPEND_NEWLINE)[1:]
+                lines.append(b'{"id":"%s%s%s' % (fid, mid, tail))
         return b"".join(lines)
 
     def fold_findings(self, fold, actions: Counter[str]) -> None:
-        """Fold the findings into the report's per-file view (``report.FileFold``) and count actions."""
+        """Fold the findings into the report's per-file view (``report.FileFold``) and count actions:
+        a text's findings a value at a time (``report.span_fold``) when it holds many."""
         add = fold.add_static
-        for fid, file, record, where, st in self.findings:
-            actions[st[_ST_ACTION]] += 1
-            add(file, fid, record, where, st[_ST_FOLD])
+        for file, record, where, fids, static, extra in self.findings:
+            if len(static) < _FOLD_SPANS:
+                for fid, st in zip(fids, static, strict=True):
+                    actions[st[_ST_ACTION]] += 1
+                    add(file, fid.decode(), record, where, st[_ST_FOLD])
+            else:
+                sf = extra.fold(static)
+                for a, n in sf.by_action.items():
+                    actions[a] += n
+                fold.add_spans(sf, file, record, where, fids)
 
     # Strings repeat (the working folder on every line, tool output in two fields): their
     # rendering is reused. Up to this length the text itself is the key.
@@ -221,30 +237,66 @@ class Redactor:
             pos = s.end
         pieces.append(text[pos:])
         new = "".join(pieces)
-        static: list[list] = []
-        tail = None if len(text) <= self.RENDER_CACHE_LEN else False  # see findings_jsonl
+        static: list[tuple] = []
+        dumps = orjson.dumps
+        # The serialised fields but start, end and context, per value, detector, confidence and action
+        mids: dict[tuple, bytes | None] = {}
         for s, a, b, (ph, kept, shown, vid) in placed:
             action = KEPT if kept else s.action
             placeholder = None if kept else ph
             before, after = new[max(0, a - CONTEXT) : a], new[b : b + CONTEXT]
-            static.append([s.start, s.type, action, {
-                "start": s.start,
-                "end": s.end,
-                "type": s.type,
-                "detector": s.detector,
-                "confidence": s.confidence,
-                "action": action,
-                "placeholder": placeholder,
-                "value": shown,
-                "value_id": vid,
-                "context": {"before": before, "after": after},
-            }, (vid, shown, s.type, s.detector, action, float(s.confidence), placeholder, before, after), tail])
+            conf = s.confidence
+            mkey = (vid, shown, placeholder, s.type, s.detector, conf.__class__, conf, action)
+            mid = mids.get(mkey, False)
+            if mid is False:
+                try:
+                    mid = mids[mkey] = dumps({"type": s.type, "detector": s.detector, "confidence": conf, "action": action,
+                                              "placeholder": placeholder, "value": shown, "value_id": vid})[1:-1]
+                except TypeError:  # orjson refuses it (a lone surrogate): raised where the finding is written
+                    mid = mids[mkey] = None
+            tail = None
+            if mid is not None and s.start.__class__ is int and s.end.__class__ is int:  # as orjson writes them
+                try:
+                    tail = b'"start":%d,"end":%d,%s,"context":%s}\n' % (s.start, s.end, mid,
+                                                                        dumps({"before": before, "after": after}))
+                except TypeError:
+                    pass
+            static.append((s.start, s.type, action, tail,
+                           (vid, shown, s.type, s.detector, action, float(conf), placeholder, before, after), s))
         return new, static
 
 
 # A span's finding without the fields that depend on where its text occurs (id, file, record,
-# path), built once per rendering and reused for every occurrence of the text: a list (spans
-# are many; a class instance costs more to make) of the span's start, type, action, the fields,
-# their form for ``report.FileFold.add_static``, and the fields serialised (made on first use
-# and kept for a short text, which comes back; False for a long one).
-_ST_START, _ST_TYPE, _ST_ACTION, _ST_FIELDS, _ST_FOLD, _ST_TAIL = range(6)
+# path), built once per rendering and reused for every occurrence of the text: a tuple (spans
+# are many; a class instance costs more to make) of the span's start, type, action, the other
+# fields serialised as findings.jsonl ends a line (None where orjson refuses a string: then
+# ``findings_jsonl`` raises as ``orjson.dumps`` of the dict would), their form for
+# ``report.FileFold.add_static``, and the span.
+_ST_START, _ST_TYPE, _ST_ACTION, _ST_TAIL, _ST_FOLD, _ST_SPAN = range(6)
+# A text with at least this many findings is folded a value at a time (``report.span_fold``).
+_FOLD_SPANS = 4
+
+
+def _fields(st: tuple) -> dict[str, Any]:
+    """A finding's fields but id, file, record and path (the dict findings.jsonl serialises)."""
+    s = st[_ST_SPAN]
+    vid, shown, _, _, action, _, placeholder, before, after = st[_ST_FOLD]
+    return {"start": s.start, "end": s.end, "type": s.type, "detector": s.detector, "confidence": s.confidence,
+            "action": action, "placeholder": placeholder, "value": shown, "value_id": vid,
+            "context": {"before": before, "after": after}}
+
+
+class _RenderExtra:
+    """What is worked out from a rendering on first need: its findings folded (``report.span_fold``)."""
+
+    __slots__ = ("_fold",)
+
+    def __init__(self) -> None:
+        self._fold = None
+
+    def fold(self, static: list[tuple]):
+        if self._fold is None:
+            from tracepub.report import span_fold
+
+            self._fold = span_fold([st[_ST_FOLD] for st in static])
+        return self._fold

@@ -215,6 +215,48 @@ class FileFold:
         self.by_detector[detector] += 1
         self.by_action[action] += 1
 
+    def add_spans(self, sf: SpanFold, file: str, record, where: str, fids: list) -> None:
+        """``add_static`` for each span of ``sf`` in turn (the findings of one text where it
+        occurs: ``fids`` are their ids, in span order), in one step per value."""
+        self.file = file
+        self.total += sf.total
+        in_name = "#file" in where
+        groups = self.groups
+        snip_where = None
+        for vid, value, first, count, types, detectors, actions, conf_min, conf_max, ph_first, ph_last, snips \
+                in sf.groups:
+            g = groups.get(vid)
+            if g is None:
+                fid = fids[first]
+                g = groups[vid] = _FoldGroup(value, fid if isinstance(fid, str) else fid.decode())
+            g.count += count
+            _add_counts(g.types, types)
+            _add_counts(g.detectors, detectors)
+            _add_counts(g.actions, actions)
+            if conf_min < g.conf_min:
+                g.conf_min = conf_min
+            if conf_max > g.conf_max:
+                g.conf_max = conf_max
+            if in_name:
+                if g.placeholder is None and ph_first is not None:
+                    g.placeholder = ph_first
+            elif ph_last is not None:
+                if g.placeholder is None or g.placeholder[:1] != "<":
+                    g.placeholder = ph_last
+                if g.after_plain == _KEEP or g.after_plain[:1] != "<":
+                    g.after_plain = ph_last
+            if len(g.snippets) < SNIPPETS_PER_VALUE:
+                if snip_where is None:
+                    snip_where = "file or folder name" if in_name else f"record {record}, {where}"
+                for before, after in snips:
+                    if len(g.snippets) >= SNIPPETS_PER_VALUE:
+                        break
+                    if not any(s["before"] == before and s["after"] == after for s in g.snippets):
+                        g.snippets.append({"before": before, "after": after, "file": file, "where": snip_where})
+        _add_counts(self.by_type, sf.by_type)
+        _add_counts(self.by_detector, sf.by_detector)
+        _add_counts(self.by_action, sf.by_action)
+
     def extend(self, other: FileFold) -> None:
         """Append the fold of later findings of the same file (the pieces of a split file)."""
         for vid, o in other.groups.items():
@@ -236,6 +278,70 @@ class FileFold:
         self.by_type.update(other.by_type)
         self.by_detector.update(other.by_detector)
         self.by_action.update(other.by_action)
+
+
+def _add_counts(counter: Counter, counts: dict) -> None:
+    get = counter.get
+    for k, n in counts.items():
+        counter[k] = get(k, 0) + n
+
+
+@dataclass(slots=True)
+class SpanFold:
+    """The findings of a text's spans (``add_static``'s ``st`` tuples, in order) folded once, so
+    that each place the text occurs folds them a value at a time (``FileFold.add_spans``): a long
+    tool output holds the user's name in every path. Per value id, in order of first finding:
+    (value id, value, index of its first finding, count, types, detectors, actions, lowest and
+    highest confidence, its first placeholder, the placeholder a run of its findings leaves
+    behind where they are not in a file name, the first ``SNIPPETS_PER_VALUE`` distinct
+    (before, after) contexts). Counts are dicts in order of first finding, as Counters fill."""
+
+    total: int
+    groups: list[tuple]
+    by_type: dict[str, int]
+    by_detector: dict[str, int]
+    by_action: dict[str, int]
+
+
+def span_fold(statics: list[tuple]) -> SpanFold:
+    """Fold ``add_static``'s tuples (value id, value, type, detector, action, confidence,
+    placeholder, before, after) of one text's spans, in order, for ``FileFold.add_spans``.
+
+    The placeholder rules of ``add_static`` fold a run of findings into: in a file name, the
+    first placeholder where there was none; elsewhere, where the group's placeholder (and its
+    ``after_plain``) does not start with "<", the run's first placeholder starting with "<",
+    else its last one."""
+    per: dict[str, list] = {}
+    by_type: dict[str, int] = {}
+    by_detector: dict[str, int] = {}
+    by_action: dict[str, int] = {}
+    for i, (vid, value, type_, detector, action, conf, ph, before, after) in enumerate(statics):
+        g = per.get(vid)
+        if g is None:
+            g = per[vid] = [vid, value, i, 0, {}, {}, {}, conf, conf, None, None, []]
+        g[3] += 1
+        t = g[4]
+        t[type_] = t.get(type_, 0) + 1
+        t = g[5]
+        t[detector] = t.get(detector, 0) + 1
+        t = g[6]
+        t[action] = t.get(action, 0) + 1
+        if conf < g[7]:
+            g[7] = conf
+        if conf > g[8]:
+            g[8] = conf
+        if ph:
+            if g[9] is None:
+                g[9] = ph
+            if g[10] is None or g[10][:1] != "<":
+                g[10] = ph
+        snips = g[11]
+        if len(snips) < SNIPPETS_PER_VALUE and (before, after) not in snips:
+            snips.append((before, after))
+        by_type[type_] = by_type.get(type_, 0) + 1
+        by_detector[detector] = by_detector.get(detector, 0) + 1
+        by_action[action] = by_action.get(action, 0) + 1
+    return SpanFold(len(statics), [tuple(g) for g in per.values()], by_type, by_detector, by_action)
 
 
 def _context(f: dict) -> tuple[str, str]:
