@@ -57,3 +57,26 @@ def test_base64_image_removed_and_counted():
     out = Walker(lambda t, p, k: t, lambda kind, p, t: blobs.append(kind)).walk(doc)
     assert out["source"]["data"] == "<IMAGE_REMOVED>"
     assert blobs == ["image"]
+
+
+def test_maybe_json_equals_strip_then_test():
+    """``_maybe_json`` looks at a string's ends before stripping it: the same answer as stripping first."""
+    import random
+
+    from tracepub.walk import _maybe_json
+
+    def slow(text):
+        s = text.strip()
+        if len(s) < 2 or s[0] not in "{[" or s[-1] not in "}]":
+            return None
+        try:
+            value = json.loads(s)
+        except (ValueError, RecursionError):
+            return None
+        return value if isinstance(value, (dict, list)) else None
+
+    rng = random.Random(5)
+    pieces = ["{", "}", "[", "]", " ", "\n", "\u2003", "\x1c", "a", '"x"', ":", "1", ",", "\t"]
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        assert _maybe_json(text) == slow(text), text

@@ -109,7 +109,7 @@ class Redactor:
         if len(text) < 3:
             return text
         prose = False
-        if self._is_prose is not None and JSON not in path and (not path or path[-1] is not KEY):
+        if self._is_prose is not None and (not path or path[-1] is not KEY) and JSON not in path:
             prose = self._is_prose(self._record, path)
         short = len(text) <= 64 and " " not in text  # no remembered person fits in it (two words)
         if short and (text, key, prose) in self._clean:

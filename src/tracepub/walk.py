@@ -95,6 +95,12 @@ def dumps_like_bytes(original: str, value: Any) -> bytes:
 
 
 def _maybe_json(text: str) -> Any:
+    # The ends first: ``strip`` copies a string that ends with a line break (most tool output)
+    if len(text) < 2:
+        return None
+    first, last = text[0], text[-1]
+    if (first not in "{[" and not first.isspace()) or (last not in "}]" and not last.isspace()):
+        return None
     s = text.strip()
     if len(s) < 2 or s[0] not in "{[" or s[-1] not in "}]":
         return None
@@ -127,7 +133,13 @@ class Walker:
             clean = self.clean_keys
             for i, (k, v) in enumerate(value.items()):
                 nk = k if not k or k in clean else self.visit(k, (*path, k, KEY), None)
-                nv = self._walk(v, (*path, k), k, value)
+                cls = v.__class__
+                if cls is str:  # most values: strings, numbers, flags (no call to _walk for them)
+                    nv = self._string(v, (*path, k), k, value) if v else v
+                elif cls is bool or cls is int or v is None or cls is float:
+                    nv = v
+                else:
+                    nv = self._walk(v, (*path, k), k, value)
                 if out is None and (nk is not k or nv is not v):
                     out = dict(list(value.items())[:i])
                 if out is not None:

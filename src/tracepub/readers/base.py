@@ -145,6 +145,11 @@ class Reader:
     splittable: ClassVar[bool] = False
 
 
+# Lines are read through a buffer this large: a line is often longer than the default 8 kB, and
+# reading one then takes a chunk at a time.
+READ_BUFFER = 1 << 20
+
+
 def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] | None = None) -> Iterator[Record]:
     """Stream a JSONL file as records, never failing on a bad line.
 
@@ -154,7 +159,7 @@ def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] |
     pipeline splits a huge file at line starts so several workers can share it.
     """
     start, end, first = span if span is not None else (0, -1, 1)
-    with open(path, "rb") as fh:
+    with open(path, "rb", buffering=READ_BUFFER) as fh:
         if start:
             fh.seek(start)
         pos = start
