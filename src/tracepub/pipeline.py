@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import sys
+import threading
 import time
 import uuid
 from collections import Counter
@@ -579,9 +580,18 @@ def _run_tasks(tasks: list[Task], jobs: int, initargs: tuple, bar) -> list[UnitR
         order = sorted(range(len(tasks)), key=lambda n: -tasks[n].size)
         with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=initargs) as pool:
             futures = {pool.submit(_run_one, tasks[n]): n for n in order}
-            for fut in as_completed(futures):
-                done[futures[fut]] = fut.result()
-                bar.update(1)
+            # The workers are forked: the main process compiles the report's template meanwhile
+            # (joined before anything forks again).
+            from tracepub import report
+
+            template = threading.Thread(target=report.load_template, daemon=True)
+            template.start()
+            try:
+                for fut in as_completed(futures):
+                    done[futures[fut]] = fut.result()
+                    bar.update(1)
+            finally:
+                template.join()
     return done  # type: ignore[return-value]
 
 
@@ -622,6 +632,8 @@ def _warm() -> None:
         warm = getattr(d, "warm", None)
         if warm is not None:
             warm()
+    from tracepub import report  # noqa: F401  (workers fold findings with it: imported once, here, not in each)
+
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLD)  # (automatic collection was off since ``run`` started)
 

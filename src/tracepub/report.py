@@ -14,6 +14,7 @@ without it), and a Content-Security-Policy that forbids any network access.
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -454,6 +455,19 @@ def _env() -> jinja2.Environment:
     return env
 
 
+_TEMPLATE: list[jinja2.Template] = []
+_TEMPLATE_LOCK = threading.Lock()
+
+
+def load_template() -> jinja2.Template:
+    """The report's template, compiled once per process (~50 ms): the pipeline has it compiled
+    in a thread while the workers run, instead of after them."""
+    with _TEMPLATE_LOCK:
+        if not _TEMPLATE:
+            _TEMPLATE.append(_env().get_template("report.html.j2"))
+        return _TEMPLATE[0]
+
+
 def _size(n: float) -> str:
     for unit in ("bytes", "KB", "MB", "GB"):
         if n < 1000 or unit == "GB":
@@ -525,7 +539,7 @@ def render(out: Path, summary: Any, agg: Aggregate | None = None) -> str:
         "hidden": hidden,
         "open_all": len(groups) <= OPEN_ALL,
     }
-    return _env().get_template("report.html.j2").render(**ctx)
+    return load_template().render(**ctx)
 
 
 def write_report(out: Path, summary: Any, agg: Aggregate | None = None) -> None:
