@@ -141,7 +141,10 @@ BATCH_BYTES = 4 * 1024 * 1024
 # come a few kB at a time, and fewer, larger writes cost less (the default buffer is 8 kB).
 WRITE_BUFFER = 1 << 20
 # Garbage collector thresholds once the engine is built (``_warm``); Python's default is (700, 10, 10).
-GC_THRESHOLD = (10_000, 10, 10)
+# With 10 000, young collections walked (and promoted) each batch's parsed records, alive until
+# the batch is written; with 100 000 most are freed before a collection comes: collection time
+# per 30 MB 0.065 -> 0.032 s (~1% of a worker). Cyclic garbage is rare here (a few objects per 10 000).
+GC_THRESHOLD = (100_000, 10, 10)
 
 
 @dataclass
@@ -626,8 +629,8 @@ def _warm() -> None:
     again (a tenth of a worker's time) and touch the pages the forked workers share. Then
     collections are made rarer (``GC_THRESHOLD``): a worker's caches (spans, renderings, ids:
     hundreds of thousands of objects, none in a cycle) are what a full collection walks, and
-    with the default thresholds that was a few percent of a worker's time. Cyclic garbage is
-    still collected, later."""
+    with the default thresholds that was a few percent of a worker's time; young collections
+    walked each batch's parsed records. Cyclic garbage is still collected, later."""
     for d in _WORKER["redactor"].engine.detectors:
         warm = getattr(d, "warm", None)
         if warm is not None:
