@@ -131,7 +131,7 @@ class Walker:
         if isinstance(value, dict):
             out: dict | None = None
             clean = self.clean_keys
-            for i, (k, v) in enumerate(value.items()):
+            for k, v in value.items():
                 nk = k if not k or k in clean else self.visit(k, (*path, k, KEY), None)
                 cls = v.__class__
                 if cls is str:  # most values: strings, numbers, flags (no call to _walk for them)
@@ -141,7 +141,11 @@ class Walker:
                 else:
                     nv = self._walk(v, (*path, k), k, value)
                 if out is None and (nk is not k or nv is not v):
-                    out = dict(list(value.items())[:i])
+                    out = {}
+                    for k0, v0 in value.items():  # the items before this one, unchanged
+                        if k0 is k:
+                            break
+                        out[k0] = v0
                 if out is not None:
                     out[nk] = nv
             return value if out is None else out
@@ -165,7 +169,9 @@ class Walker:
                 if self.on_blob is not None:
                     self.on_blob(kind, path, text)
                 return blobs.marker(kind)
-        inner = _maybe_json(text)
+        first, last = text[0], text[-1]  # _maybe_json's first test, without a call for most strings
+        inner = _maybe_json(text) if (first in "{[" or first.isspace()) and (last in "}]" or last.isspace()) \
+            else None
         if inner is not None:
             new_inner = self._walk(inner, (*path, JSON), key, None)
             if new_inner is inner:
