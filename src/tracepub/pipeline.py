@@ -584,10 +584,14 @@ def _run_tasks(tasks: list[Task], jobs: int, initargs: tuple, bar) -> list[UnitR
         with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=initargs) as pool:
             futures = {pool.submit(_run_one, tasks[n]): n for n in order}
             # The workers are forked: the main process compiles the report's template meanwhile
-            # (joined before anything forks again).
+            # (joined before anything forks again; a failure shows when the report is written).
             from tracepub import report
 
-            template = threading.Thread(target=report.load_template, daemon=True)
+            def compile_template() -> None:
+                with contextlib.suppress(Exception):
+                    report.load_template()
+
+            template = threading.Thread(target=compile_template, daemon=True)
             template.start()
             try:
                 for fut in as_completed(futures):
