@@ -64,3 +64,71 @@ def test_short_plans_cached_by_digit_shape_are_the_plans():
             assert got == prefilter._plan(text, prose, None), text
             assert hits == prefilter.literal_hits(text), text
     assert len(prefilter._short) < 2 * len(texts)  # shapes were shared
+
+
+def test_ascii_automaton_on_bytes_gives_the_str_automatons_hits():
+    """An ASCII text's folded bytes go to the bytes automaton (``_Matcher.matches_ascii``): the
+    same (word, start, end) list, in the same order, as the str automaton on the folded text."""
+    from tracepub.detect import DetectConfig, Engine
+    from tracepub.prefilter import _FOLD, folded
+
+    matcher = Engine(DetectConfig(identity={"jdoe": "identity.username"})).prefilter._leaf_auto
+    rng = random.Random(5)
+    words = [w for w in matcher._words if w.isascii()]
+    pieces = [*rng.sample(words, 200), "Token", "TOKEN ", "KEY=", "/home/", "2025-01-01", "::", "cc", "Cc:", "AKIA",
+              "0", "9", " ", "\n", "\t", "x", "Q", "_", "-", "\\n", '"', "@", ".", ":"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        assert matcher.matches_ascii(text.encode("ascii").translate(_FOLD)) == matcher.matches(folded(text)), text
+
+
+def _resolve_plain(spans):
+    """``resolve`` as first written (a tuple sort key, ``max`` per cluster): the reference."""
+    from tracepub.detect.base import priority
+    from tracepub.model import REDACTED, REVIEW, Span
+
+    if len(spans) <= 1:
+        return spans
+    ordered = sorted(spans, key=lambda s: (s.start, -s.end))
+    out, cluster, end = [], [ordered[0]], ordered[0].end
+
+    def merge(cluster, end):
+        if len(cluster) == 1:
+            return cluster[0]
+        best = max(cluster, key=lambda s: (priority(s.type), s.end - s.start, s.confidence))
+        action = REVIEW if all(s.action == REVIEW for s in cluster) else REDACTED
+        start = min(s.start for s in cluster)
+        if best.start == start and best.end == end and best.action == action:
+            return best
+        return Span(start, end, best.type, best.detector, best.confidence, action)
+
+    for s in ordered[1:]:
+        if s.start < end:
+            cluster.append(s)
+            end = max(end, s.end)
+        else:
+            out.append(merge(cluster, end))
+            cluster, end = [s], s.end
+    out.append(merge(cluster, end))
+    return out
+
+
+def test_resolve_is_the_plain_resolve():
+    """``resolve`` (two stable sorts with C keys, ``_merge`` without ``max``) returns the same
+    spans, the same objects where it keeps one, on random overlapping, nested, empty and tied spans."""
+    from tracepub.model import REDACTED, REVIEW, Span
+    from tracepub.resolve import resolve
+
+    rng = random.Random(13)
+    types = ["identity.name", "identity.username", "secret.github", "secret.entropy", "pii.person", "pii.email",
+             "custom.regex", "other.thing"]
+    for _ in range(4000):
+        spans = []
+        for _ in range(rng.randint(0, 12)):
+            a = rng.randint(0, 40)
+            spans.append(Span(a, a + rng.choice((0, 1, 2, 3, 5, 8, 13)), rng.choice(types), rng.choice("abc"),
+                              rng.choice((0.5, 0.85, 0.9, 1.0)), rng.choice((REDACTED, REDACTED, REVIEW))))
+        want = _resolve_plain(list(spans))
+        got = resolve(list(spans))
+        assert got == want, spans
+        assert [id(s) for s in got if any(s is t for t in spans)] == [id(s) for s in want if any(s is t for t in spans)]

@@ -10,36 +10,66 @@ member was.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from tracepub.detect.base import priority
 from tracepub.model import REDACTED, REVIEW, Span
 
+_START = attrgetter("start")
+_END = attrgetter("end")
+
 
 def resolve(spans: list[Span]) -> list[Span]:
-    if not spans:
+    if len(spans) <= 1:
         return spans
-    if len(spans) == 1:
-        return spans
-    ordered = sorted(spans, key=lambda s: (s.start, -s.end))
+    # Ordered by (start, -end), ties as given: two stable sorts with C keys (a long tool output
+    # has thousands of spans; a tuple key per span cost three times as much).
+    ordered = sorted(spans, key=_END, reverse=True)  # reverse keeps ties in their order
+    ordered.sort(key=_START)
     out: list[Span] = []
-    cluster: list[Span] = [ordered[0]]
-    end = ordered[0].end
-    for s in ordered[1:]:
+    cur = ordered[0]
+    cluster: list[Span] | None = None  # None: ``cur`` alone so far
+    end = cur.end
+    for k in range(1, len(ordered)):
+        s = ordered[k]
         if s.start < end:
+            if cluster is None:
+                cluster = [cur]
             cluster.append(s)
-            end = max(end, s.end)
+            if s.end > end:
+                end = s.end
         else:
-            out.append(_merge(cluster, end))
-            cluster, end = [s], s.end
-    out.append(_merge(cluster, end))
+            out.append(cur if cluster is None else _merge(cluster, end))
+            cur, cluster, end = s, None, s.end
+    out.append(cur if cluster is None else _merge(cluster, end))
     return out
 
 
+_RANK: dict[str, int] = {}  # span type -> priority(type): a few dozen types
+
+
 def _merge(cluster: list[Span], end: int) -> Span:
+    """The cluster's span: the first member with the highest (priority, length, confidence),
+    as ``max`` picks it, over the whole stretch."""
     if len(cluster) == 1:
         return cluster[0]
-    best = max(cluster, key=lambda s: (priority(s.type), s.end - s.start, s.confidence))
-    action = REVIEW if all(s.action == REVIEW for s in cluster) else REDACTED
-    start = min(s.start for s in cluster)
+    rank = _RANK
+    best = cluster[0]
+    best_key = None
+    review = True
+    for s in cluster:
+        p = rank.get(s.type)
+        if p is None:
+            p = priority(s.type)
+            if len(rank) < 10_000:
+                rank[s.type] = p
+        key = (p, s.end - s.start, s.confidence)
+        if best_key is None or key > best_key:
+            best, best_key = s, key
+        if s.action != REVIEW:
+            review = False
+    action = REVIEW if review else REDACTED
+    start = cluster[0].start  # the cluster is in start order
     if best.start == start and best.end == end and best.action == action:
         return best
     return Span(start, end, best.type, best.detector, best.confidence, action)
