@@ -255,40 +255,58 @@ class Engine:
         return out
 
     def _scan(self, text: str, leaf: Leaf) -> list[Span]:
+        # Tiny distinct strings (ids, timestamps: ~20k per 30 MB) make this path's fixed cost
+        # count: tables and counters are read once, escapes tested inline, ``_put`` inlined.
         tk = text if len(text) <= self.SMALL else _digest(text)
         self._last = (text, tk)
-        lk = (tk, leaf.prose, leaf.key, leaf.harness)
-        spans = self._by_leaf.get(lk)
+        prose = leaf.prose
+        lk = (tk, prose, leaf.key, leaf.harness)
+        by_leaf = self._by_leaf
+        spans = by_leaf.get(lk)
+        stats = self.stats
         if spans is not None:
-            self.stats["cache_hits"] += 1
+            stats["cache_hits"] += 1
             return spans
-        self.stats["scanned"] += 1
-        view = escaped_view(text)
-        entry = self._by_text.get((tk, leaf.prose))
+        stats["scanned"] += 1
+        view = escaped_view(text) if "\\" in text else text
+        by_text = self._by_text
+        entry = by_text.get((tk, prose))
         if entry is None:
             free: list[Span] = []
             contextual: Plan = []
-            for step in self._plan(text, view, leaf.prose):
-                if self._free[step[0]]:
+            is_free = self._free
+            for step in self._plan(text, view, prose):
+                if is_free[step[0]]:
                     free.extend(self._run(step, text, view, leaf))
                 else:
                     contextual.append(step)
             entry = (free, contextual)
-            _put(self._by_text, (tk, leaf.prose), entry, self.CACHE_MAX)
+            if len(by_text) >= self.CACHE_MAX:
+                by_text.clear()
+            by_text[tk, prose] = entry
         else:
-            self.stats["text_hits"] += 1
+            stats["text_hits"] += 1
         spans = list(entry[0])
         steps = entry[1]
-        if leaf.key and (self._by_key or self._key_words):
-            extra = [i for i in self._for_key(leaf.key) if all(s[0] != i for s in steps)]
+        key = leaf.key
+        if key and (self._by_key or self._key_words):
+            extra = self._key_extra.get(key)
+            if extra is None:
+                extra = self._for_key(key)
             if extra:
-                steps = [*steps, *((i, None) for i in extra)]
+                extra = [i for i in extra if all(s[0] != i for s in steps)]
+                if extra:
+                    steps = [*steps, *((i, None) for i in extra)]
         for step in steps:
             spans.extend(self._run(step, text, view, leaf))
-        if spans and (self._allow or self._allow_rx):
-            spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
-        spans = resolve(spans)
-        _put(self._by_leaf, lk, spans, self.CACHE_MAX)
+        if spans:
+            if self._allow or self._allow_rx:
+                spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
+            if len(spans) > 1:
+                spans = resolve(spans)
+        if len(by_leaf) >= self.CACHE_MAX:
+            by_leaf.clear()
+        by_leaf[lk] = spans
         return spans
 
     def text_key(self, text: str) -> str | bytes:
