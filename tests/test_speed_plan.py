@@ -132,3 +132,40 @@ def test_resolve_is_the_plain_resolve():
         got = resolve(list(spans))
         assert got == want, spans
         assert [id(s) for s in got if any(s is t for t in spans)] == [id(s) for s in want if any(s is t for t in spans)]
+
+
+def test_line_hits_prefix_checks_give_the_full_answer():
+    """``Prefilter.line_hits`` looks at a long line's first 256 and 4096 characters first: the
+    same answer as the full check alone, on random JSON lines of every length with words of
+    every kind (prose-only ones too) planted anywhere, ASCII or not."""
+    import json
+
+    from tracepub.detect import DetectConfig, Detector, Engine, Trigger
+    from tracepub.prefilter import Prefilter
+
+    class ProseWords(Detector):  # a prose-only detector with literals: none has any today
+        name = "prose-words"
+        trigger = Trigger(literals=("zebra", "okapi"), prose_only=True)
+
+    prefilter = Prefilter([*Engine(DetectConfig(identity={"jdoe": "identity.username"})).detectors, ProseWords()])
+    rng = random.Random(17)
+    words = [w for w in prefilter._leaf_auto._words if "0" not in w] + ["Zebra", "OKAPI"] * 40
+    filler = ["lorem ", "ipsum\n", "x" * 50, "é", "→", "\t", "{}", "\\u00e9", "\\/", '\\"'] * 4 + [
+        "Thanks ", "Jane Doe ", "2025-01-01 ", "a@b.io ", "+1 415 555 0100 "]
+    seen = set()
+    for _ in range(1500):
+        parts = []
+        for _ in range(rng.randint(1, 30)):
+            parts.append(rng.choice(filler) * rng.randint(1, 40))
+            if rng.random() < 0.05:
+                parts.append(rng.choice(words))
+        raw = json.dumps({"k": "".join(parts)}, ensure_ascii=rng.random() < 0.3)
+        fast = prefilter.line_hits(raw)
+        prefilter.LINE_PREFIXES = ()
+        try:
+            plain = prefilter.line_hits(raw)
+        finally:
+            del prefilter.LINE_PREFIXES
+        assert fast == plain, raw
+        seen.add(fast)
+    assert seen == {prefilter.NONE, prefilter.PROSE, prefilter.ANY}
