@@ -169,3 +169,31 @@ def test_line_hits_prefix_checks_give_the_full_answer():
         assert fast == plain, raw
         seen.add(fast)
     assert seen == {prefilter.NONE, prefilter.PROSE, prefilter.ANY}
+
+
+def test_people_searched_as_bytes_in_ascii_text_as_in_str():
+    """Remembered people are looked for in an ASCII text by bytes automata (``_people_automaton``
+    with ``on_bytes``): the same matches in the same order as the str automata, and the engine
+    finds the same people as the word-by-word search (its fallback)."""
+    from tracepub.detect import DetectConfig, Engine, _occurrences, _people_automaton
+
+    rng = random.Random(23)
+    engine = Engine(DetectConfig(), detectors=[])
+    first_names, last_names = ["Jane", "Jan", "Ana", "José", "Li", "Ö"], ["Doe", "Do", "Doerr", "Smith", "Núñez"]
+    for _ in range(300):
+        words = sorted({f"{rng.choice(first_names)} {rng.choice(last_names)}" for _ in range(rng.randint(3, 8))})
+        pieces = [*words, *(w.upper() for w in words), "Jane", " ", "x", "\n", "Doe", "-", "2", "_", "JaneDoe"]
+        for _ in range(20):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+            text = text.encode("ascii", "ignore").decode()
+            for overlapping in (False, True):
+                fast = _people_automaton(words, True, overlapping).find_matches_as_indexes(
+                    text.encode("ascii"), overlapping=overlapping)
+                plain = _people_automaton(words, False, overlapping).find_matches_as_indexes(text, overlapping=overlapping)
+                assert fast == plain, (words, text)
+            engine.seed_people(words)
+            got = {(s.start, s.end) for s in engine._seen_people(text)}
+            engine.start_unit()
+            want = {(i, i + len(w)) for w in words for i in _occurrences(text, w)
+                    if (i == 0 or not text[i - 1].isalnum()) and (i + len(w) == len(text) or not text[i + len(w)].isalnum())}
+            assert got == want, (words, text)

@@ -168,7 +168,8 @@ class Engine:
             for k in (d.trigger.keys if d.trigger is not None else ()):
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
-        self._people_auto: list | None = None  # [names, leftmost-first automaton, overlapping one]
+        # [names, leftmost-first automaton, overlapping one (bytes, for ASCII texts), the same two (str)]
+        self._people_auto: list | None = None
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
         self._seen_memo: dict[str | bytes, tuple] = {}  # text key -> (people version, people seen)
@@ -229,21 +230,25 @@ class Engine:
         people = self._people_auto
         if people is None:
             words = sorted(self._people)
-            first = ahocorasick_rs.AhoCorasick(words, matchkind=ahocorasick_rs.MatchKind.LeftmostFirst,
-                                               implementation=ahocorasick_rs.Implementation.NoncontiguousNFA) \
-                if len(words) > self.FEW_PEOPLE else None
-            people = self._people_auto = [words, first, None]
-        words, first, auto = people
+            people = self._people_auto = [words, None, None, None, None]
+        words = people[0]
         found: list[tuple[int, int, int]] | None = None
-        if first is not None:
+        if len(words) > self.FEW_PEOPLE:
+            # An ASCII text is searched as bytes (its byte offsets are its character offsets):
+            # ahocorasick-rs is several times faster on bytes than on str; the same matches.
+            ascii_text = text.isascii()
+            slot = 1 if ascii_text else 3
+            first = people[slot]
+            if first is None:
+                first = people[slot] = _people_automaton(words, ascii_text, overlapping=False)
             try:
-                if not first.find_matches_as_indexes(text):
+                haystack = text.encode("ascii") if ascii_text else text
+                if not first.find_matches_as_indexes(haystack):
                     return []
+                auto = people[slot + 1]
                 if auto is None:
-                    auto = people[2] = ahocorasick_rs.AhoCorasick(
-                        words, matchkind=ahocorasick_rs.MatchKind.Standard,
-                        implementation=ahocorasick_rs.Implementation.ContiguousNFA)
-                found = auto.find_matches_as_indexes(text, overlapping=True)
+                    auto = people[slot + 1] = _people_automaton(words, ascii_text, overlapping=True)
+                found = auto.find_matches_as_indexes(haystack, overlapping=True)
             except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
                 pass
         if found is None:
@@ -393,6 +398,17 @@ class Engine:
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)
+
+
+def _people_automaton(words: list[str], on_bytes: bool, overlapping: bool):
+    """Remembered people as one automaton: leftmost-first (is anyone there?) or the overlapping
+    one (where?); the kinds quick to build, since they are rebuilt whenever a person is added."""
+    kind = ahocorasick_rs.MatchKind.Standard if overlapping else ahocorasick_rs.MatchKind.LeftmostFirst
+    impl = ahocorasick_rs.Implementation.ContiguousNFA if overlapping else ahocorasick_rs.Implementation.NoncontiguousNFA
+    if on_bytes:
+        return ahocorasick_rs.BytesAhoCorasick([w.encode("utf-8", "surrogatepass") for w in words],
+                                               matchkind=kind, implementation=impl)
+    return ahocorasick_rs.AhoCorasick(words, matchkind=kind, implementation=impl)
 
 
 def _occurrences(text: str, word: str):
