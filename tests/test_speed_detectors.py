@@ -181,3 +181,63 @@ def test_context_rules_tried_at_their_keyword_equal_window_scans():
         assert fast.scan(text, None) == want, text
         found += len(want)
     assert found > 1000
+
+
+def _secrets_text(rng: random.Random, pieces: list[str]) -> str:
+    out = []
+    for _ in range(rng.randint(0, 30)):
+        r = rng.random()
+        if r < 0.4:
+            piece = rng.choice(pieces)
+            out.append(piece.upper() if rng.random() < 0.3 else piece)
+        elif r < 0.7:
+            out.append(rng.choice((" ", "\n", "=", ":", '"', "'", "]", "\\", "@", "/", ".", "-", "_", "\u017f", "\u212a", "é", "0")))
+        else:
+            out.append("".join(rng.choice("abcAKIghp_x019-") for _ in range(rng.randint(1, 50))))
+    return "".join(out)
+
+
+def test_detect_secrets_triggers_equal_the_literal_tests():
+    """One automaton pass opens the same plugins, and finds the same keywords, as searching each
+    plugin's literals, then patterns, and each keyword in the folded text."""
+    from tracepub.detect.secrets_ds import _KEYWORD_LITERALS, DetectSecrets
+    from tracepub.prefilter import folded
+
+    ds = DetectSecrets()
+    literals = sorted({lit for gate in ds._gates if gate for lit in gate[0]} | set(_KEYWORD_LITERALS))
+    pieces = [*literals, *(lit[: len(lit) // 2] for lit in literals), "://u:p@h", "AKC" + "a1" * 5, "AC" + "b2" * 16, ".a1b2c3." + "d4" * 14]
+    rng = random.Random(5)
+    opened = set()
+    for _ in range(4000):
+        text = _secrets_text(rng, pieces)
+        fold = folded(text)
+        expected = {i for i, gate in enumerate(ds._gates)
+                    if gate is None or any(folded(lit) in fold for lit in gate[0])
+                    or gate[1] is not None and gate[1].search(text) or gate[2] is not None and gate[2].search(fold)}
+        hit, present = ds._triggered(text, fold)
+        assert hit == expected, text
+        assert present == tuple(lit for lit in _KEYWORD_LITERALS if lit in fold), text
+        assert ds._open_plugins(text) == expected
+        opened |= hit
+    assert len(opened) == len(ds._gates)  # every plugin opened at least once
+
+
+def test_ibm_value_gate_finds_a_run_of_44_where_the_plain_search_does():
+    import re
+
+    from tracepub.detect.secrets_ds import _IBM_VALUE, DetectSecrets
+
+    ds = DetectSecrets()
+    gates = [g for g in ds._values if g is not None]
+    assert len(gates) == 1  # detect-secrets' IBM Cloud IAM pattern still has its 44-character value
+    gate = gates[0]
+    plain = re.compile(_IBM_VALUE, gate.flags)
+    rng = random.Random(6)
+    chars = "aZ09_-" + " .:/\"\n" + "\u017f\u212a\u0130\u0131é"
+    found = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(chars[:6] * 40 + chars[6:]) for _ in range(rng.randint(0, 120)))
+        want = plain.search(text) is not None
+        assert (gate.search(text) is not None) == want, text
+        found += want
+    assert 1000 < found < 19_000

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-import ahocorasick
+import ahocorasick_rs
 from detect_secrets.filters import heuristic
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.keyword import KeywordDetector
@@ -125,8 +125,10 @@ _IBM_VALUE = r"[a-zA-Z0-9_\-]{44}"
 
 
 def _value_gate(patterns: list[re.Pattern]) -> re.Pattern | None:
-    """A cheaper regex that every match of the plugin's only pattern holds (same flags), or None:
-    the run of 44 key characters of the IBM Cloud IAM pattern, if it is still a required group."""
+    """A cheaper regex that finds something in every text the plugin's only pattern matches (same
+    flags), or None: a run of 44 key characters (IBM Cloud IAM's value, if it is still a required
+    group), searched from where a run starts: ``[..]{44}`` alone is tried at every character of
+    every run, ``(?<![..])[..]{44}`` once per run (the same texts: a run of 44 starts somewhere)."""
     from re import _parser  # type: ignore[attr-defined]
 
     if len(patterns) != 1 or f"({_IBM_VALUE}(?!" not in patterns[0].pattern:
@@ -135,7 +137,8 @@ def _value_gate(patterns: list[re.Pattern]) -> re.Pattern | None:
     for op, arg in _parser.parse(rx.pattern, rx.flags):
         if op is _parser.SUBPATTERN and arg[0] == 1 and arg[3] and arg[3][0][0] is _parser.MAX_REPEAT \
                 and arg[3][0][1][:2] == (44, 44):
-            return re.compile(_IBM_VALUE, rx.flags)
+            # where a run of key characters starts (re then skips the positions inside runs)
+            return re.compile(f"(?<!{_IBM_VALUE[:-4]}){_IBM_VALUE}", rx.flags)
     return None
 
 
@@ -173,39 +176,50 @@ class DetectSecrets(Detector):
         # Every plugin regex and the keyword scan stay within one line: lines=True is exact.
         self.trigger = Trigger(literals=tuple(literals), patterns=tuple(patterns), folded=tuple(fold_patterns),
                                lines=True) if complete else None
-        self._auto = ahocorasick.Automaton()
-        by_lit: dict[str, set[int]] = {}
+        # One automaton for the plugins' literals and the keyword plugin's keywords: the words it
+        # finds open the plugins (``_ids``) and tell which keywords occur (``_keyword_words``).
+        by_word: dict[str, set[int]] = {}
         for i, gate in enumerate(self._gates):
             for lit in gate[0] if gate else ():
-                by_lit.setdefault(lit, set()).add(i)
-        for lit, ids in by_lit.items():
-            self._auto.add_word(folded(lit), frozenset(ids))
-        self._auto.make_automaton()
+                by_word.setdefault(folded(lit), set()).add(i)
+        for lit in _KEYWORD_LITERALS:
+            by_word.setdefault(folded(lit), set())
+        words = list(by_word)
+        self._ac = ahocorasick_rs.AhoCorasick(words, implementation=ahocorasick_rs.Implementation.DFA)
+        self._ids = [frozenset(by_word[w]) for w in words]
+        self._keyword_words = tuple((lit, words.index(folded(lit))) for lit in _KEYWORD_LITERALS)
+        # Plugins opened whatever the text holds (no trigger), and those with a pattern to search.
+        self._always = frozenset(i for i, gate in enumerate(self._gates) if gate is None)
+        self._searched = tuple((i, gate[1], gate[2]) for i, gate in enumerate(self._gates)
+                               if gate is not None and (gate[1] is not None or gate[2] is not None))
         self._keyword = KeywordDetector()
 
     def _open_plugins(self, text: str, fold: str | None = None) -> set[int]:
         """Plugins whose trigger occurs in the text (one automaton pass, then a few patterns)."""
-        hit: set[int] = set()
-        fold = folded(text) if fold is None else fold
-        for _, ids in self._auto.iter(fold):
-            hit |= ids
-        for i, gate in enumerate(self._gates):
-            if gate is None or (i not in hit and (gate[1] is not None and gate[1].search(text)
-                                                  or gate[2] is not None and gate[2].search(fold))):
+        return self._triggered(text, folded(text) if fold is None else fold)[0]
+
+    def _triggered(self, text: str, fold: str) -> tuple[set[int], tuple[str, ...]]:
+        """The plugins whose trigger occurs in the text, and the keyword plugin's keywords that
+        occur in it (in ``_KEYWORD_LITERALS`` order): one pass of one automaton for both."""
+        found = {k for k, _, _ in self._ac.find_matches_as_indexes(fold, overlapping=True)}
+        ids = self._ids
+        hit: set[int] = set(self._always)
+        for k in found:
+            hit |= ids[k]
+        for i, rx, frx in self._searched:
+            if i not in hit and (rx is not None and rx.search(text) or frx is not None and frx.search(fold)):
                 hit.add(i)
-        return hit
+        return hit, tuple(lit for lit, k in self._keyword_words if k in found)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return self._scan(text, self._open_plugins(text))
+        return self._scan(text, *self._triggered(text, folded(text)))
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
         """Each window on its own, as ``scan`` sees it (the engine's lines), with the plugins
         whose trigger occurs in any of them: one trigger pass, not one per line (a trigger
         is a necessary condition, so a plugin opened by another line finds nothing here)."""
-        joined = "\n".join(text[a:b] for a, b in windows)
-        fold = folded(joined)
-        open_ = self._open_plugins(joined, fold)
-        present = tuple(lit for lit in _KEYWORD_LITERALS if lit in fold)
+        joined = "\n".join([text[a:b] for a, b in windows])
+        open_, present = self._triggered(joined, folded(joined))
         out: list[Span] = []
         for a, b in windows:
             for s in self._scan(text[a:b], open_, present):
