@@ -241,3 +241,36 @@ def test_ibm_value_gate_finds_a_run_of_44_where_the_plain_search_does():
         assert (gate.search(text) is not None) == want, text
         found += want
     assert 1000 < found < 19_000
+
+
+_EMAIL_PIECES = ("Jane", "Doe", "Li", "Wei", "O'Neil", "Ana-Maria", "é", "Ünal", "x", "jane", "j.doe", "a+b", "1", "_",
+                 " ", " ", "\t", "\n", ",", ";", "|", "(", ")", '"', "'", "<", ">", "@", "@", "x.com", "github.com",
+                 "git@github.com:", "ex-ample.org", ".", "-", ":", "/", "  ", "日本",
+                 " <j.doe@x.com>", "<a@b>", ", jane@x.com", "| a+b@ex-ample.org |", "\tli@x.com", " (wei@x.org)")
+
+
+def test_email_name_gates_keep_every_match():
+    """``_EmailNames.find`` runs each name regex only where the end of its match (a regex) occurs:
+    the same spans as running them on every text."""
+    from tracepub.detect import names
+
+    def ungated(text):
+        spans = []
+        for rx, side, how in ((names._NAME_EMAIL, 1, "name-email"), (names._NEAR_EMAIL, 2, "near-email")):
+            for m in rx.finditer(text):
+                cut = names._trim(m.group(1), m.start(1))
+                if cut and names.looks_like_name(text[cut[0]:cut[1]], side):
+                    spans.append((cut, how))
+        return spans
+
+    rng = random.Random(7)
+    part = names._EmailNames()
+    matched = [0, 0, 0]
+    for _ in range(20_000):
+        text = "".join(rng.choice(_EMAIL_PIECES) for _ in range(rng.randint(1, 30)))
+        got = [((s.start, s.end), s.detector.split(":")[1]) for s in part.find(text, None)]
+        assert got == ungated(text), text
+        matched[2] += bool(got)
+        matched[0] += names._NAME_EMAIL.search(text) is not None
+        matched[1] += names._NEAR_EMAIL.search(text) is not None
+    assert min(matched) > 300, matched
