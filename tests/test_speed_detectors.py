@@ -274,3 +274,28 @@ def test_email_name_gates_keep_every_match():
         matched[0] += names._NAME_EMAIL.search(text) is not None
         matched[1] += names._NEAR_EMAIL.search(text) is not None
     assert min(matched) > 300, matched
+
+
+def test_email_finditer_equals_presidio_pattern_finditer():
+    """Presidio's email pattern searched only around each "@": the same matches as ``finditer``,
+    on random text of local-part, domain and other characters (beyond ASCII too)."""
+    from presidio_analyzer.predefined_recognizers import EmailRecognizer
+
+    from tracepub.detect import presidio_fast
+
+    rec = EmailRecognizer()
+    assert [p.regex for p in rec.patterns] == [presidio_fast.EMAIL_PATTERN]  # else the fast path is off
+    rx = presidio_fast._compiled(presidio_fast.EMAIL_PATTERN, rec.global_regex_flags)
+    pieces = ("a", "Jo", "x1", "_", "é", "ß", "\u212a", "\u0301", "日", ".", "..", "-", "--", "+", "'", "{", "|", "/",
+              "=", "?", "`", "~", "!", "#", "$", "%", "&", "*", "^", "@", "@", "@", "@@", " ", "\t", "\n", ",",
+              ":", "<", ">", "(", ")", '"', "\\", "[", "]", "com", "example.org", "mail-er", "\u00a0", "٣",
+              "jo@example.org", "a.b@mail-er.com", "@x.y", "x@")
+    rng = random.Random(8)
+    found = [0, 0]
+    for _ in range(30_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        want = [m.span() for m in rx.finditer(text)]
+        assert [m.span() for m in presidio_fast.email_finditer(rx, text)] == want, text
+        found[0] += len(want) == 1
+        found[1] += len(want) > 1
+    assert min(found) > 1000, found

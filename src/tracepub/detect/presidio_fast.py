@@ -41,11 +41,47 @@ def _compiled(pattern: str, flags: int) -> regex.Pattern:
     return regex.compile(pattern, flags=flags)
 
 
+# Presidio's email pattern, as the fast path below knows it: a local part of ``_LOCAL`` characters,
+# one "@", a domain of word characters, hyphens and dots. Every match holds one "@", its start lies
+# in the run of local-part characters before it and its end in the run of domain characters after
+# it; ``regex`` would try it at every word boundary of the line (~0.15 us a character).
+_LOCAL = r"[!#$%&'*+\-/=?^_`{|}~\.\w]"
+EMAIL_PATTERN = (r"\b((([!#$%&'*+\-/=?^_`{|}~\w])|([!#$%&'*+\-/=?^_`{|}~\w][!#$%&'*+\-/=?^_`{|}~\.\w]{0,}"
+                 r"[!#$%&'*+\-/=?^_`{|}~\w]))[@]\w+(?:-+\w+)*(?:\.\w+(?:-+\w+)*)+)\b")
+
+
+@lru_cache(maxsize=8)
+def _email_runs(flags: int) -> tuple[regex.Pattern, regex.Pattern]:
+    """The run of local-part characters ending at a position (matched backwards) and the run of
+    domain characters from one, with the flags the pattern is compiled with."""
+    return regex.compile(f"(?r){_LOCAL}*", flags=flags), regex.compile(r"[\w.-]*", flags=flags)
+
+
+def email_finditer(rx: regex.Pattern, text: str) -> list:
+    """``list(rx.finditer(text))`` for ``EMAIL_PATTERN`` compiled (any flags): for each "@" in
+    order, ``rx`` searched from the start of the local-part run before it (not before the last
+    match's end) to the end of the domain run after it (``regex``, like ``re``, reads the text
+    before ``pos`` for ``\b``); the same matches (tests)."""
+    local, domain = _email_runs(rx.flags)
+    out = []
+    end = 0
+    at = text.find("@")
+    while at >= 0:
+        if at >= end:
+            m = rx.search(text, local.match(text, end, at).start(), domain.match(text, at + 1).end())
+            if m is not None:
+                out.append(m)
+                end = m.end()
+        at = text.find("@", at + 1)
+    return out
+
+
 def analyze(rec: PatternRecognizer, text: str) -> list[tuple[int, int, float]]:
     flags = rec.global_regex_flags
     found: list[tuple[int, int, float]] = []
     for pattern in rec.patterns:
-        for m in _compiled(pattern.regex, flags).finditer(text):
+        rx = _compiled(pattern.regex, flags)
+        for m in email_finditer(rx, text) if pattern.regex == EMAIL_PATTERN else rx.finditer(text):
             start, end = m.span()
             current = text[start:end]
             if current == "":
