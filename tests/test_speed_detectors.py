@@ -299,3 +299,19 @@ def test_email_finditer_equals_presidio_pattern_finditer():
         found[0] += len(want) == 1
         found[1] += len(want) > 1
     assert min(found) > 1000, found
+
+
+def test_iban_hint_from_its_second_letter_equals_the_hint():
+    from tracepub.detect.pii import _IBAN_HINT, has_iban_hint
+
+    rng = random.Random(9)
+    pieces = ("A", "DE", "DE", "GB", "x", "0", "12", "12", "9", " ", "\n", "ERROR", "É", "٣", "-")
+    hits = 0
+    for _ in range(30_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 24)))
+        a = rng.randint(0, len(text) // 2)
+        b = rng.randint(a, len(text))
+        want = _IBAN_HINT.search(text, a, b) is not None
+        assert has_iban_hint(text, a, b) == want, (text, a, b)
+        hits += want
+    assert 3000 < hits < 27_000, hits

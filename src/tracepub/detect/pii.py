@@ -295,6 +295,15 @@ _DIGIT_SHAPES = tuple(re.compile(p) for p in (
     r"0000(?:00000000|[- :]0000[- :]0000)",
 ))
 _IBAN_HINT = re.compile(r"[A-Z]{2}[0-9]{2}")  # Presidio's IBAN pattern starts so (case-sensitive)
+# The same, found from its second letter: re fails a capital followed by a letter ("ERROR", "INFO"
+# in every log line) one character sooner. Its look-behind can read the letter before a window.
+_IBAN_HINT_2ND = re.compile(r"[A-Z][0-9](?<=[A-Z]{2}[0-9])[0-9]")
+
+
+def has_iban_hint(text: str, a: int, b: int) -> bool:
+    """``_IBAN_HINT.search(text, a, b) is not None``."""
+    m = _IBAN_HINT_2ND.search(text, a, b)
+    return m is not None and (m.start() > a or _IBAN_HINT.search(text, a, b) is not None)
 # Where an IBAN shape ("de00", folded) can start Presidio's match: upper case, after no capital or digit.
 _IBAN_START = r"[A-Z]{2}[0-9]{2}(?<![A-Z0-9][A-Z]{2}[0-9]{2})"
 _DIGITS_7, _DIGITS_8 = (re.compile(r"\d(?:\D*+\d){" + str(n - 1) + "}") for n in (7, 8))
@@ -596,7 +605,7 @@ class Presidio(Detector):
         if _NINO_END.search(joined) and _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
             found = _shifted(self._analyze(self._nino, joined, ["UK_NINO"]), wins, starts)
             spans += self._spans(text, found, self._nino.context, 0.4)
-        iban = [(a, b) for a, b in wins if _IBAN_HINT.search(text, a, b)]
+        iban = [(a, b) for a, b in wins if has_iban_hint(text, a, b)]
         if iban and digits() >= 8:
             spans += self._spans(text, self._in_windows(
                 self._iban, text, iban, lambda w: self._iban.analyze(w, ["IBAN_CODE"], None)))
