@@ -297,16 +297,34 @@ class ContextEntropy(Detector):
         done = -1
         pat = _TRIGGERS.index("pat")
         n = len(text)
-        for k, start, end in sorted(found, key=lambda h: h[1]):
+        # ``_ident_bounds`` then ``_assignment``, inlined: most hits ("KeyError", "PASSED",
+        # "tokens") are names of tier 0, and the Python around them was the detector's cost.
+        ident_end = _IDENT_END.match
+        tiers = _IDENT_TIERS
+        for k, start, end in sorted(found, key=_hit_start):
             if start <= done:
                 continue
             if k == pat and (end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()):
                 continue  # "path", "pattern", "compat": only a whole word PAT names a token
-            a, b = _ident_bounds(text, start, end)
-            done = b
-            span = self._assignment(text, a, b)
-            if span is not None:
-                spans.append(span)
+            a = start
+            while a > 0 and text[a - 1] in _IDENT_CHARS and start - a < 80:
+                a -= 1
+            if a > 0 and text[a - 1] == "\\" and text[a] in "nrt":
+                a += 1  # "...\nAPI_KEY=": the n of a JSON-escaped newline is not part of the name
+            done = b = ident_end(text, end).end()
+            ident = text[a:b]
+            tier = tiers.get(ident)
+            if tier is None:
+                if len(tiers) >= 16384:
+                    tiers.clear()
+                tier = tiers[ident] = _last_part_tier(ident.lstrip("-").strip("."))
+            if tier:
+                if b < n and text[b] in _ASSIGN_FIRST:
+                    span = self._assignment(text, a, b)
+                else:  # neither _ASSIGN, _FLAG nor _REAL_ASSIGNMENT can match here
+                    span = self._nearby(text, b, ident.lstrip("-").strip("."), tier)
+                if span is not None:
+                    spans.append(span)
         return spans
 
     def _keyed(self, text: str, key: str) -> Span | None:
@@ -420,6 +438,18 @@ def _last_part(name: str) -> str:
 @lru_cache(maxsize=8192)
 def _last_part_tier(name: str) -> int:
     return name_tier(_last_part(name))
+
+
+# ``_ident_bounds``' forward half as a regex: at most 80 name characters after the trigger word.
+_IDENT_END = re.compile(r"[A-Za-z0-9_.\-ñ]{0,80}")
+_IDENT_TIERS: dict[str, int] = {}  # a name as found in the text -> its tier (``_assignment``'s test)
+# Every match of ``_ASSIGN``, ``_FLAG`` and ``_REAL_ASSIGNMENT`` starts with one of these
+# (a closing quote or bracket, a blank, an operator's first character).
+_ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,")
+
+
+def _hit_start(hit: tuple[int, int, int]) -> int:
+    return hit[1]
 
 
 def _ident_bounds(text: str, start: int, end: int) -> tuple[int, int]:

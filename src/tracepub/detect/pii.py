@@ -100,6 +100,10 @@ _SPEECH_ALTS = "|".join(sorted(w for w in SPEECH if w.isalpha()))
 _CUE_ALTS = "|".join(sorted(CUES, key=len, reverse=True))
 _PAIR = re.compile(rf"({_CAP_WORD})(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP_WORD}")
 _CUED = re.compile(rf"(?i:\b(?:{_CUE_ALTS})){_GAP}({_CAP_WORD})")
+# ``_CUED`` as ``name_spots`` searches it: the cue's first letter as a class (``names._first_letter_form``),
+# so that ``re`` skips to candidates instead of trying the case-insensitive alternation at every
+# position. The same matches (tests/test_speed_prefilter.py); a third of ``name_spots``' time.
+_CUED_FAST = re.compile(rf"{_first_letter_form(_CUE_ALTS)}{_GAP}({_CAP_WORD})")
 _SPOKEN = re.compile(rf"({_CAP_WORD}?)(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)")
 _JOINED = re.compile(rf"{_CAP}[^\W\d_]*[-'’‐–]{_CAP}")
 _MAY_NAME = re.compile(rf"{_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CUED.pattern}|{_SPOKEN.pattern}"
@@ -135,7 +139,7 @@ def name_spots(text: str) -> list[int]:
             m = _PAIR.search(text, m.end(1))
         else:
             m = _PAIR.search(text, m.start() + 1)
-    for rx in (_CUED, _SPOKEN):
+    for rx in (_CUED_FAST, _SPOKEN):
         for m in rx.finditer(text):
             if looks_like_name(m.group(1), 1) and name_like(m.group(1)):
                 spots.add(m.start(1))

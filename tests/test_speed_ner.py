@@ -1,0 +1,68 @@
+"""Fast forms of the NER gate (``detect/pii.py``) find what the forms they stand for find."""
+
+from __future__ import annotations
+
+import random
+
+
+def test_cued_fast_matches_cued():
+    """``_CUED_FAST`` (the cue's first letter as a class) finds what ``_CUED`` finds, groups too."""
+    from tracepub.detect import names, pii
+
+    rng = random.Random(11)
+    cues = sorted(names.CUES)
+    pieces = [*cues, *(c.upper() for c in cues), *(c.title() for c in cues), "Jane", "Doe", "O'Brien", "éva", "Ünal",
+              "x", "_", "1", " ", "\t", "\n", ",", ":", "-", ".", "'", "\u0130nvite", "\u0131", "\u212a", "\u017f", "ñ",
+              "athanks", "Thanks\u00a0Priya", "  "]
+    for _ in range(4000):
+        text = "".join(rng.choice(pieces) + rng.choice(("", " ", "", ", ", "\t")) for _ in range(rng.randint(1, 12)))
+        want = [(m.span(), m.span(1)) for m in pii._CUED.finditer(text)]
+        assert [(m.span(), m.span(1)) for m in pii._CUED_FAST.finditer(text)] == want, text
+
+
+def _in_text_reference(ce, text: str):
+    """``ContextEntropy._in_text`` as it was before its loop was inlined (``_ident_bounds``, then
+    ``_assignment`` on every hit)."""
+    from tracepub.detect import entropy, filters
+
+    low = filters.lowered(text)
+    if len(low) != len(text):
+        return []
+    spans, done, n = [], -1, len(text)
+    pat = entropy._TRIGGERS.index("pat")
+    for k, start, end in sorted(ce._index.find(low), key=lambda h: h[1]):
+        if start <= done:
+            continue
+        if k == pat and (end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()):
+            continue
+        a, b = entropy._ident_bounds(text, start, end)
+        done = b
+        span = ce._assignment(text, a, b)
+        if span is not None:
+            spans.append(span)
+    return spans
+
+
+def test_context_entropy_loop_matches_reference():
+    """The inlined hit loop of ``ContextEntropy`` (regex name end, tier memo, first-character
+    test before the assignment patterns) gives the spans of the original loop, on random text."""
+    from tracepub.detect.entropy import ContextEntropy
+    from tracepub.fakes import expand
+
+    ce = ContextEntropy()
+    rng = random.Random(7)
+    names = ["token", "Token", "API_KEY", "KeyError", "PASSED", "password", "db.password", "auth", "PAT", "path",
+             "GITHUB_PAT", "--password", "-token", "max_tokens", "secret", "client_secret", "apiKey", "self._tokens.get",
+             "x" * 90 + "_token", "token_" + "y" * 90, "ñtoken", "\\nAPI_KEY", "\\ttoken", "pass", "pwd", "cred"]
+    ops = ["=", " = ", ": ", ":", "==", " is ", " was ", ", ", "=> ", ":= ", "\"", "'", "`", "]", "\\\"", "(", ".", " ",
+           "\t", "\n", "", "?", "+= ", "!= ", ": str = ", " %s", "; "]
+    values = ["{{alnum:24}}", "{{hex:40}}", "{{hex:32}}", "hunter2!x", "changeme", "\"{{alnum:20}}\"", "'{{b64:32}}'",
+              "{{b64:48}}==", "abc", "${TOKEN}", "None", "{{alnum:8}}-{{alnum:8}}", "use it: {{alnum:20}}"]
+    fillers = [" ", "\n", ". ", "the key is here ", "x", "é", "İ", "→", "?", "&", "&api_key="]
+    for _ in range(3000):
+        parts = []
+        for _ in range(rng.randint(1, 6)):
+            parts += [rng.choice(fillers), rng.choice(names), rng.choice(ops), expand(rng.choice(values)),
+                      rng.choice(fillers)]
+        text = "".join(parts)
+        assert ce._in_text(text) == _in_text_reference(ce, text), text
