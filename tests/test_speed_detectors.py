@@ -48,6 +48,34 @@ def test_address_spans_equal_the_regex_on_random_text():
     assert min(forms) > 100, forms  # the generator makes addresses of every form
 
 
+def test_address_trigger_holds_every_match_on_random_text():
+    """Addresses' trigger (street words found by the prefilter's automaton, the street types
+    checked in the text) fires on every string ``_ADDRESS`` matches in, and its windows hold
+    each match; as a string on its own and inside a longer one (no per-shape plan cache)."""
+    from tracepub.detect.pii import Addresses
+    from tracepub.prefilter import Prefilter
+
+    pf = Prefilter([Addresses()])
+    rng = random.Random(11)
+    fired = 0
+    for _ in range(20_000):
+        text = _address_text(rng)
+        if rng.random() < 0.3:
+            text = "x" * rng.randint(0, 80) + "\n" + text
+        expected = [m.span() for m in _ADDRESS.finditer(text)]
+        plan = pf.plan(text, False)
+        if not expected:
+            continue
+        fired += 1
+        assert plan and plan[0][0] == 0, text
+        windows = plan[0][1]
+        for a, b in expected:
+            assert windows is None or any(s <= a and b <= e for s, e in windows), (text, windows)
+            line = text[text.rfind("\n", 0, a) + 1:b]  # the match's line up to its end fires alone
+            assert pf.plan(line, False), (text, line)
+    assert fired > 1000, fired
+
+
 def test_address_spans_every_form_and_a_lone_surrogate():
     for text in ("at 1234 Maple Avenue\n", "12 Baker Street, London", "Hauptstraße 12a\tBerlin",
                  "x\n12, rue de la Paix", "10\tquai des Grands Augustins", "12 Baker St.", "\ud800 12 Baker Street",

@@ -891,6 +891,16 @@ _ADDRESS_KEYS = ([(sp + w, 0) for sp in " \t" for w in _STREET_TYPE_WORDS]
                  + [(a + w + b, 2) for a in " \t" for w in _RUE_WORDS for b in " \t"])
 _ADDRESS_KIND = [k for _, k in _ADDRESS_KEYS]
 _WORD_CHAR = re.compile(r"\w")
+# Addresses' trigger (see there): the street-type words of ``_ADDRESS_KEYS`` as shapes (a word
+# whose start is another's is left out: " st" stands for " street"), checked where they start.
+_ADDRESS_SHAPES = tuple(sp + w for sp in " \t" for w in ("st", "ave", "rd", "road", "lane", "ln", "dr", "boulevard",
+                                                          "blvd", "way", "court", "ct", "pl", "terrace", "gardens",
+                                                          "parkway", "pkwy", "sq", "highway", "hwy", "crescent"))
+_ADDRESS_CHECK = r"[ \t](?:" + "|".join(sorted(_STREET_TYPE_WORDS, key=len, reverse=True)) + r")(?!\w)"
+_ADDRESS_LITERALS = (*(w + sp for w in _STREET_WORDS for sp in " \t"),
+                     *(a + w + b for a in " \t" for w in _RUE_WORDS for b in " \t"))
+_GERMAN_LINE = "(?:" + "|".join(sorted({re.escape(f) for w in _STREET_WORDS for f in (w, w.replace("ß", "ss"))})) \
+    + r")[ \t]"
 _BLANKS_DIGIT = re.compile(r"[ \t]*[0-9]")
 
 
@@ -928,10 +938,14 @@ class Addresses(Detector):
 
     name = "addresses"
     context_free = True
-    # A house number then a space (US/UK, French: folded text, digits as 0), or a German street
-    # word then a space (its number follows); no match spans a line.
-    trigger = Trigger(folded=(r"0[a-z]?,?[ \t]",), literals=tuple(w + sp for w in _STREET_WORDS for sp in " \t"),
-                      lines=True)
+    # Every match holds, on its line, one of the words ``address_spans`` looks for: in a string
+    # a street type after a blank (a shape, lower case, checked in the text: capital, then no
+    # word character), a French street word between blanks, or a German street word then a
+    # blank. The automaton finds them in the pass it makes anyway (``_plan`` used to search a
+    # house number, ``0[a-z]?,?[ \t]``, which stops at every digit). On raw lines (no shape
+    # check there) the house number or the German word then a blank stands for them.
+    trigger = Trigger(literals=_ADDRESS_LITERALS, shapes=_ADDRESS_SHAPES, shape_check=_ADDRESS_CHECK,
+                      line_patterns=(r"0[a-z]?,?[ \t]", _GERMAN_LINE), lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not _ADDRESS_HINT.search(text):
