@@ -643,3 +643,14 @@ def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
             assert windows is None or any(a <= r.start <= b for a, b in windows), t
     assert num not in dict(engine.prefilter.plan("integrity sha512-ad00be00de00ee00ba00ae00", False))
     assert num in dict(engine.prefilter.plan("pay to DE89370400440532013000", False))
+
+
+def test_starts_with_reads_the_literal_prefix():
+    """A pattern's two-character anchor is not tested with ``in`` first only when every match starts
+    with it as written (re then skips to it itself)."""
+    from tracepub.prefilter import _starts_with
+
+    assert _starts_with(r"AC[a-z0-9]{32}", "AC") and _starts_with(r"AP[\dABCDEF]", "AP")
+    assert not _starts_with(r"(?i)AC[a-z]", "AC")  # case-insensitive: "ac" too
+    assert not _starts_with(r"xAC", "AC") and not _starts_with(r"A", "AC") and not _starts_with(r"A|AC", "AC")
+    assert not _starts_with(r"(?:AC|SK)x", "AC") and not _starts_with(r"\bAC", "AC")
