@@ -654,3 +654,23 @@ def test_starts_with_reads_the_literal_prefix():
     assert not _starts_with(r"(?i)AC[a-z]", "AC")  # case-insensitive: "ac" too
     assert not _starts_with(r"xAC", "AC") and not _starts_with(r"A", "AC") and not _starts_with(r"A|AC", "AC")
     assert not _starts_with(r"(?:AC|SK)x", "AC") and not _starts_with(r"\bAC", "AC")
+
+
+def test_a_class_beyond_ascii_is_searched_in_those_characters_first(engine):
+    """A pattern that is one class of characters beyond ASCII (a digit beyond ASCII) is first
+    searched in the text's non-ASCII characters alone: the same plans as searching the text, on
+    random text with such digits and other non-ASCII characters."""
+    from tracepub.prefilter import _one_class
+
+    pf = engine.prefilter
+    assert pf._beyond and all(_one_class(e[2].pattern) for e in pf._plan_patterns[1] if e[0] in pf._beyond)
+    plain = Prefilter.__new__(Prefilter)
+    plain.__dict__.update(pf.__dict__)
+    plain._beyond = frozenset()
+    plain._short = None  # no cache: every string planned
+    rng = random.Random(5)
+    pieces = ("12", "4111 1111", "٣", "٤٥٦", "²", "→", "é", "日本", "\n", " ", "x", "Call ", "+1 ", "-", "#")
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
+        for prose in (False, True):
+            assert pf._plan(text, prose, None) == plain._plan(text, prose, None), text

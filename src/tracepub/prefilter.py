@@ -70,6 +70,7 @@ def line_forms(literal: str) -> set[str]:
 
 _FOLD = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ123456789", b"abcdefghijklmnopqrstuvwxyz000000000")
 _DIGIT_FOLD = bytes.maketrans(b"123456789", b"000000000")
+_ASCII_BYTES = bytes(range(0x80))  # deleted from UTF-8 bytes: the characters beyond ASCII are left
 
 
 def folded(text: str) -> str:
@@ -190,6 +191,7 @@ class Prefilter:
                 anchor = ""
             entries.append((n, i, rx, on_fold, anchor, i in self.lines, gated))
         self._plan_patterns = [[e for e in entries if e[1] not in self.prose_only], entries]
+        self._beyond = frozenset(n for n, _, rx, _, anchor, _, _ in entries if anchor is None and _one_class(rx.pattern))
         values = {w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()}
         for w, ns in gates.items():
             ids, line_ids, _ = values.get(w, (frozenset(), (), ()))
@@ -250,7 +252,12 @@ class Prefilter:
         # third faster than the str automaton on the same bytes); the folded str is made only
         # if a folded pattern reads it.
         ascii_fold = text.encode("ascii").translate(_FOLD) if text.isascii() else None
-        fold = folded(text) if ascii_fold is None else ""
+        utf8 = b""
+        if ascii_fold is None:  # folded(text), keeping its UTF-8 bytes
+            utf8 = text.encode("utf-8", "surrogatepass")
+            fold = utf8.translate(_FOLD).decode("utf-8", "surrogatepass")
+        else:
+            fold = ""
         if self._leaf_auto:
             values = self._leaf_auto._values
             found = self._leaf_auto.matches(fold) if ascii_fold is None else self._leaf_auto.matches_ascii(ascii_fold)
@@ -299,6 +306,11 @@ class Prefilter:
                     continue
             elif anchor is None:
                 if subject.isascii():
+                    continue
+                # One class of characters beyond ASCII (a digit beyond ASCII): first searched in
+                # those characters alone, a few per line in a file read with line numbers ("→").
+                if n in self._beyond and not rx.search(
+                        utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")):
                     continue
             elif anchor and anchor not in subject:
                 continue
@@ -451,6 +463,15 @@ def _anchor(pattern: str) -> str | None:
             best = "".join(run)
         run = []
     return best
+
+
+def _one_class(pattern: str) -> bool:
+    """Is ``pattern`` one character class (a match is one character: whether a text holds one
+    does not depend on the characters around it)?"""
+    from re import _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(pattern)
+    return not parsed.state.flags & re.IGNORECASE and len(parsed) == 1 and parsed[0][0] is _parser.IN
 
 
 def _starts_with(pattern: str, literal: str) -> bool:
