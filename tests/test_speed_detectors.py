@@ -198,13 +198,50 @@ def test_context_rules_tried_at_their_keyword_equal_window_scans():
     slow = PatternDetector([dataclasses.replace(r, at_keyword=False) for r in keyed])
     rng = random.Random(8)
     pieces = [" ", " ", "\n", "=", ": ", ":=", "'", '"', '\\"', "`", "]", "(", ".", "_", "-", "x", "abc", "a1b2c3",
-              "token", "TOKEN", "Token", "tokens", "xtoken", "token_", "my_token", "tOkEn", "=>", ",", "||", "b'"]
+              "token", "TOKEN", "Token", "tokens", "xtoken", "token_", "my_token", "tOkEn", "=>", ",", "||", "b'",
+              "\u2192", "é", "ΣΣ", "\u017f", "\u212a", "\u0130", "\u0131", "to\u212aen", "\u0131d"]  # beyond ASCII
     for r in keyed:
         pieces += [r.keywords[0], r.keywords[0].upper(), r.keywords[0].title()]
+        pieces += [r.keywords[0].replace(a, b, 1) for a, b in (("s", "\u017f"), ("i", "\u0131"), ("k", "\u212a"))]
         pieces += [expand(e, rng) for e in r.examples] + list(r.negatives)
     found = 0
     for k in range(6_500):  # the last ones long: more than 32 hits of a keyword, a whole-text scan
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 25 if k < 6_000 else 400)))
+        want = slow.scan(text, None)
+        assert fast.scan(text, None) == want, text
+        found += len(want)
+    assert found > 1000
+
+
+def test_rules_that_start_with_their_keyword_tried_at_its_hits_equal_whole_text_scans():
+    """A rule whose matches start with its keyword (``pat`` of ``pat[A-Za-z0-9]{14}``,
+    ``prefix_keyword``) is tried only at the keyword's hits in a long text with few of them: the
+    same spans as its regex over the whole text (the rule with the fast path off)."""
+    import dataclasses
+
+    from tracepub.detect.patterns import PatternDetector, load_rules
+    from tracepub.fakes import expand
+
+    rules = [r for r in load_rules() if r.prefix_keyword]
+    assert {"airtable-pat", "elevenlabs-api-key", "github-pat"} <= {r.id for r in rules}
+    fast = PatternDetector(rules)
+    slow_rules = [dataclasses.replace(r) for r in rules]
+    for r in slow_rules:
+        r.__dict__["prefix_keyword"] = False  # (a cached property)
+    slow = PatternDetector(slow_rules)
+    rng = random.Random(9)
+    pieces = [" ", "\n", "=", '"', ".", "_", "-", "\\n", "x", "a1", "\u2192", "é", "\u0130", "\u212a", "\u017f"]
+    for r in rules:
+        pieces += [r.keywords[0], r.keywords[0].upper(), r.keywords[0][:-1]]
+        pieces += [expand(e, rng) for e in r.examples] + list(r.negatives)
+    found = 0
+    for _ in range(3_000):
+        out = []
+        for _ in range(rng.randint(1, 12)):
+            out.append(rng.choice(pieces))
+            if rng.random() < 0.5:  # filler: few hits per character, the fast path's case
+                out.append(rng.choice(("a", "0", " ", "\u2192", "/")) * rng.randint(1, 900))
+        text = "".join(out)
         want = slow.scan(text, None)
         assert fast.scan(text, None) == want, text
         found += len(want)

@@ -74,6 +74,10 @@ _CONTEXT = (
     r"(?P<secret>{value})(?![A-Za-z0-9_+/=-])"
 )
 UNBOUNDED = 10_000  # a match longer than this: scan the whole text (only when a keyword occurs)
+# A rule that starts with its keyword is tried at each keyword hit rather than searched for over
+# the whole text when the text has at least this many characters per hit (a match attempt
+# costs about as much as ``re``'s literal search over a few hundred characters).
+_PER_HIT = 400
 
 
 @dataclass
@@ -116,7 +120,7 @@ class Rule:
         return "secret" if "secret" in self.regex.groupindex else 0
 
     @functools.cached_property
-    def _width_literal(self) -> tuple[int, int]:
+    def _width_literal(self) -> tuple[int, str]:
         return _shape(self.pattern, self.flags)
 
     @functools.cached_property
@@ -127,7 +131,14 @@ class Rule:
     @functools.cached_property
     def literal(self) -> bool:
         """Starts with a literal: one whole-text search beats windows."""
-        return self._width_literal[1] >= 2
+        return len(self._width_literal[1]) >= 2
+
+    @functools.cached_property
+    def prefix_keyword(self) -> bool:
+        """Every match starts with one of the rule's keywords (``pat`` of ``pat[A-Za-z0-9]{14}``):
+        in text where the keyword is found at a few places, the regex is tried only there."""
+        prefix = self._width_literal[1].lower()
+        return len(prefix) >= 2 and prefix.isascii() and any(prefix.startswith(k) for k in self.keywords if k)
 
 
 def _flags(names: list[str]) -> int:
@@ -238,32 +249,33 @@ def _top_level_plain(name: str) -> bool:
     return True
 
 
-def _shape(pattern: str, flags: int) -> tuple[int, int]:
-    """(longest match the regex can make, or ``UNBOUNDED``; length of the case-sensitive
-    literal it starts with, what ``re`` can search fast), from one parse of the pattern."""
+def _shape(pattern: str, flags: int) -> tuple[int, str]:
+    """(longest match the regex can make, or ``UNBOUNDED``; the case-sensitive literal it
+    starts with, what ``re`` can search fast), from one parse of the pattern."""
     try:
         from re import _constants as sre  # type: ignore[attr-defined]
 
         parsed = re._parser.parse(pattern, flags)  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - an internal API: if it moves, scan whole texts
-        return UNBOUNDED, 0
+        return UNBOUNDED, ""
     try:
         width = min(int(parsed.getwidth()[1]), UNBOUNDED)
     except Exception:  # noqa: BLE001
         width = UNBOUNDED
     if flags & re.IGNORECASE:
-        return width, 0
+        return width, ""
     items = list(parsed.data)
-    n = 0
+    prefix: list[str] = []
     while items:
         op, av = items[0]
         if op is sre.LITERAL:
-            n, items = n + 1, items[1:]
+            prefix.append(chr(av))
+            items = items[1:]
         elif op is sre.SUBPATTERN and not av[1] & re.IGNORECASE:
             items = list(av[3].data) + items[1:]
         else:
             break
-    return width, n
+    return width, "".join(prefix)
 
 
 def parse_rules(data: dict, source: str, lazy: bool = False) -> list[Rule]:
@@ -390,6 +402,10 @@ class PatternDetector(Detector):
             for j, a, b in found:
                 for i in self._by_kw[j]:
                     hits.setdefault(i, []).append((a, b))
+            # ``(?i:t)`` matches a character beyond ASCII only among these: without them, a
+            # context rule's name is its keyword in the lower-cased text
+            plain = exact and (text.isascii() or not any(c in text for c in _FOLD_EXTRA))
+            n = len(text)
             for i, found in hits.items():
                 rule = self.rules[i]
                 need = required[i]
@@ -398,11 +414,11 @@ class PatternDetector(Detector):
                 # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
                 if not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
                     if not need or all(lit in text for lit in need):
-                        if exact and rule.at_keyword and text.isascii():
-                            spans.extend(self._apply_at(rule, text, sorted({a for a, _ in found}), len(text)))
+                        if plain and rule.at_keyword or exact and rule.prefix_keyword and len(found) * _PER_HIT <= n:
+                            spans.extend(self._apply_at(rule, text, sorted({a for a, _ in found}), n))
                         else:
                             spans.extend(self.apply(rule, text))
-                elif rule.at_keyword and text.isascii():
+                elif plain and rule.at_keyword:
                     starts = sorted({a for a, _ in found})
                     for a, b in _windows(found, rule.width, len(text)):
                         if not need or all(text.find(lit, a, b) >= 0 for lit in need):
