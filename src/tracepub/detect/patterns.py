@@ -411,18 +411,18 @@ class PatternDetector(Detector):
                 need = required[i]
                 if need is None:
                     need = required[i] = _required_literals(rule.regex)
-                # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
-                if not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
+                if plain and rule.at_keyword:
+                    # tried at each hit (windows would only bound matches no longer than them; a
+                    # match holds its required literals anyway)
                     if not need or all(lit in text for lit in need):
-                        if plain and rule.at_keyword or exact and rule.prefix_keyword and len(found) * _PER_HIT <= n:
+                        spans.extend(self._apply_at(rule, text, sorted({a for a, _ in found}), n))
+                # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
+                elif not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
+                    if not need or all(lit in text for lit in need):
+                        if exact and rule.prefix_keyword and len(found) * _PER_HIT <= n:
                             spans.extend(self._apply_at(rule, text, sorted({a for a, _ in found}), n))
                         else:
                             spans.extend(self.apply(rule, text))
-                elif plain and rule.at_keyword:
-                    starts = sorted({a for a, _ in found})
-                    for a, b in _windows(found, rule.width, len(text)):
-                        if not need or all(text.find(lit, a, b) >= 0 for lit in need):
-                            spans.extend(self._apply_at(rule, text, [p for p in starts if a <= p < b], b))
                 else:
                     for a, b in _windows(found, rule.width, len(text)):
                         if not need or all(text.find(lit, a, b) >= 0 for lit in need):
