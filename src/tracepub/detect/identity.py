@@ -130,15 +130,6 @@ _HOME = re.compile(
 _ENCODED_HOME = re.compile(r"(?<![A-Za-z0-9])-(?:home|Users)-([A-Za-z0-9_][A-Za-z0-9._]{0,63})(?=-|$|[^\w.])")
 
 
-def _occurrences(text: str, word: str) -> list[int]:
-    out = []
-    i = text.find(word)
-    while i >= 0:
-        out.append(i)
-        i = text.find(word, i + 1)
-    return out
-
-
 def _finditer_at(rx: re.Pattern, text: str, starts: list[int]) -> list[re.Match]:
     """``rx.finditer(text)``, given every position where a match can start: a match tried at
     each of them in order, skipping those inside the last match. Home-path patterns begin with
@@ -157,11 +148,23 @@ def _finditer_at(rx: re.Pattern, text: str, starts: list[int]) -> list[re.Match]
 
 
 def _home_matches(text: str) -> list[re.Match]:
-    """``[*_HOME.finditer(text), *_ENCODED_HOME.finditer(text)]``, tried where a match can start."""
-    home, users = _occurrences(text, "home"), _occurrences(text, "Users")
-    at = [q - 1 for q in (*home, *users)]  # "/home/", "-Users-"
-    return [*_finditer_at(_HOME, text, [*at, *(q - k for q in users for k in (3, 4))]),  # "C:\\Users"
-            *_finditer_at(_ENCODED_HOME, text, at)]
+    """``[*_HOME.finditer(text), *_ENCODED_HOME.finditer(text)]``, tried where a match can start:
+    before "home" or "Users", by the character in front of it ("/home/", "-Users-", "C:\\Users";
+    a start where the pattern cannot match adds nothing)."""
+    plain: list[int] = []
+    encoded: list[int] = []
+    for word in ("home", "Users"):
+        q = text.find(word, 1)  # (a match starts before the word)
+        while q >= 0:
+            c = text[q - 1]
+            if c == "/":
+                plain.append(q - 1)
+            elif c == "-":
+                encoded.append(q - 1)
+            elif c == "\\" and word == "Users":
+                plain += (q - 3, q - 4)
+            q = text.find(word, q + 1)
+    return [*_finditer_at(_HOME, text, plain), *_finditer_at(_ENCODED_HOME, text, encoded)]
 
 
 class HomePaths(Detector):
