@@ -75,6 +75,7 @@ class ExactValues(Detector):
         if self._ready:
             self._index = KeywordIndex(self._types)
             self._index.share(prefilter)
+            self._kinds = [(self._types[w], self._types[w] in _BOUNDED) for w in self._index.keywords]
 
     def __bool__(self) -> bool:
         return self._ready
@@ -83,14 +84,19 @@ class ExactValues(Detector):
         if not self._ready:
             return []
         found = self._index.find_text(text) if self._index is not None else None
-        if found is not None:  # (word, start, end) in any order: spans are sorted later
-            words = self._index.keywords  # type: ignore[union-attr]
-            hits = [(words[j], a, b) for j, a, b in found]
-        else:
-            low = text.lower()
-            if len(low) != len(text):  # a rare case fold that changes length: search the slow way
-                return self._scan_regex(text)
-            hits = [(word, end_idx - length + 1, end_idx + 1) for end_idx, (length, word) in self._auto.iter(low)]
+        if found is not None:  # (word index, start, end) in any order: spans are sorted later
+            kinds, view, n, name = self._kinds, escaped_view(text), len(text), self.name
+            out = []
+            for j, start, end in found:
+                type_, bounded = kinds[j]
+                if bounded and ((start > 0 and _is_word(view[start - 1])) or (end < n and _is_word(view[end]))):
+                    continue
+                out.append(Span(start, end, type_, name, 1.0))
+            return out
+        low = text.lower()
+        if len(low) != len(text):  # a rare case fold that changes length: search the slow way
+            return self._scan_regex(text)
+        hits = [(word, end_idx - length + 1, end_idx + 1) for end_idx, (length, word) in self._auto.iter(low)]
         spans = []
         view = escaped_view(text)
         for word, start, end in hits:
