@@ -398,29 +398,32 @@ class PatternDetector(Detector):
             else:
                 exact = True
             # keyword positions per rule
-            hits: dict[int, list[tuple[int, int]]] = {}
-            for j, a, b in found:
-                for i in self._by_kw[j]:
-                    hits.setdefault(i, []).append((a, b))
-            # ``(?i:t)`` matches a character beyond ASCII only among these: without them, a
-            # context rule's name is its keyword in the lower-cased text
-            plain = exact and (text.isascii() or not any(c in text for c in _FOLD_EXTRA))
+            hits: dict[int, list[int]] = {}  # where a keyword of the rule starts
+            by_kw = self._by_kw
+            for j, a, _ in found:
+                for i in by_kw[j]:
+                    if i in hits:
+                        hits[i].append(a)
+                    else:
+                        hits[i] = [a]
             n = len(text)
             for i, found in hits.items():
                 rule = self.rules[i]
                 need = required[i]
                 if need is None:
                     need = required[i] = _required_literals(rule.regex)
-                if plain and rule.at_keyword:
+                # ``(?i:t)`` matches a character beyond ASCII only among these: without them, a
+                # context rule's name is its keyword in the lower-cased text
+                if rule.at_keyword and exact and (text.isascii() or not any(c in text for c in _FOLD_EXTRA)):
                     # tried at each hit (windows would only bound matches no longer than them; a
                     # match holds its required literals anyway)
                     if not need or all(lit in text for lit in need):
-                        spans.extend(self._apply_at(rule, text, sorted({a for a, _ in found}), n))
+                        spans.extend(self._apply_at(rule, text, sorted(set(found)), n))
                 # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
                 elif not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
                     if not need or all(lit in text for lit in need):
                         if exact and rule.prefix_keyword and len(found) * _PER_HIT <= n:
-                            spans.extend(self._apply_at(rule, text, sorted({a for a, _ in found}), n))
+                            spans.extend(self._apply_at(rule, text, sorted(set(found)), n))
                         else:
                             spans.extend(self.apply(rule, text))
                 else:
@@ -512,8 +515,8 @@ def _required_literals(regex: re.Pattern) -> tuple[str, ...]:
     return tuple(dict.fromkeys(runs))
 
 
-def _windows(hits: list[tuple[int, int]], width: int, n: int) -> list[tuple[int, int]]:
-    """Merged ``[pos, endpos)`` windows around keyword hits (``(start, end)`` of each keyword).
+def _windows(hits: list[int], width: int, n: int) -> list[tuple[int, int]]:
+    """Merged ``[pos, endpos)`` windows around keyword hits (where each keyword starts).
 
     A match of at most ``width`` characters that contains the keyword lies inside
     ``[start - width, start + width]``; the margin keeps look-arounds seeing real characters,
@@ -521,7 +524,7 @@ def _windows(hits: list[tuple[int, int]], width: int, n: int) -> list[tuple[int,
     own window, merged into the same one).
     """
     margin = 8
-    spans = sorted((max(0, a - width - margin), min(n, a + width + margin)) for a, _ in hits)
+    spans = sorted((max(0, a - width - margin), min(n, a + width + margin)) for a in hits)
     out: list[tuple[int, int]] = []
     for a, b in spans:
         if out and a <= out[-1][1]:
