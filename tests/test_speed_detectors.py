@@ -383,3 +383,34 @@ def test_iban_hint_from_its_second_letter_equals_the_hint():
         assert has_iban_hint(text, a, b) == want, (text, a, b)
         hits += want
     assert 3000 < hits < 27_000, hits
+
+
+def test_home_paths_equal_finditer_with_the_name_rules():
+    """``HomePaths._found`` (candidate starts by the character before "home"/"Users", names'
+    verdicts memoised) equals both patterns' ``finditer`` over the text and its escaped view,
+    each name judged afresh."""
+    from tracepub.detect import identity
+
+    def slow(text: str) -> dict:
+        view = identity.escaped_view(text)
+        out: dict = {}
+        for t in (text, view) if view is not text else (text,):
+            for rx in (identity._HOME, identity._ENCODED_HOME):
+                for m in rx.finditer(t):
+                    name = m.group(1).rstrip(".")
+                    if name.lower() in identity._GENERIC_USERS or name.startswith(".") or name.isdigit():
+                        continue
+                    out[(m.start(1), m.start(1) + len(name))] = None
+        return out
+
+    rng = random.Random(12)
+    parts = ["/home/", "/Users/", "C:\\Users\\", "c:\\\\Users\\\\", "x:\\\\\\Users", "-home-", "-Users-", "--home-",
+             "home", "Users", "users", "jdoe", "JDoe.", "root", "Root", ".cache", "123", "a.b", "/", "-", ".", "\\n",
+             "\\", "\\\\n", '\\"', " ", "é", "_", "0", "-home-home-", "/home/home/", "\n", "Users\\", ":"]
+    kept = 0
+    for _ in range(20_000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 14)))
+        want = slow(text)
+        assert list(identity.HomePaths._found(text)) == list(want), text
+        kept += len(want)
+    assert kept > 3000

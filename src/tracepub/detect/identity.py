@@ -170,6 +170,8 @@ def _home_matches(text: str) -> list[re.Match]:
             elif c == "\\" and word == "Users":
                 plain += (q - 3, q - 4)
             q = text.find(word, q + 1)
+    if not encoded:
+        return _finditer_at(_HOME, text, plain)
     return [*_finditer_at(_HOME, text, plain), *_finditer_at(_ENCODED_HOME, text, encoded)]
 
 
@@ -199,10 +201,29 @@ class HomePaths(Detector):
             return {}
         view = escaped_view(text)
         found: dict[tuple[int, int], None] = {}
+        names = _NAMES
         for t in (text, view) if view is not text else (text,):
             for m in _home_matches(t):
-                name = m.group(1).rstrip(".")
-                if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():
-                    continue
-                found[(m.start(1), m.start(1) + len(name))] = None
+                raw = m.group(1)
+                size = names.get(raw)
+                if size is None:
+                    size = _name_size(raw)
+                    if len(names) >= 10_000:
+                        names.clear()
+                    names[raw] = size
+                if size:
+                    start = m.start(1)
+                    found[(start, start + size)] = None
         return found
+
+
+# A home folder's name as matched -> the length of the username in it, 0 for none (the same few
+# names recur in every path of a session)
+_NAMES: dict[str, int] = {}
+
+
+def _name_size(raw: str) -> int:
+    name = raw.rstrip(".")
+    if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():
+        return 0
+    return len(name)
