@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 # The only characters whose lower case is longer (İ) or ASCII (the Kelvin sign): where one occurs,
 # hits in folded text are not hits in ``text.lower()``.
 _CASE_ODD = ("\u0130", "\u212a")
+_odd_last: list = [None, False]  # (the last text beyond ASCII asked about, whether it holds one)
 
 
 class KeywordIndex:
@@ -73,8 +74,14 @@ class KeywordIndex:
         character folds to itself, so every character of the hit is ASCII.
         """
         shared = self._shared
-        if shared is None or not text.isascii() and any(c in text for c in _CASE_ODD):
+        if shared is None:
             return None
+        if not text.isascii():
+            odd = _odd_last  # the same text is asked for by each detector that reads the pass
+            if odd[0] is not text:
+                odd[0], odd[1] = text, _CASE_ODD[0] in text or _CASE_ODD[1] in text
+            if odd[1]:
+                return None
         prefilter, table = shared
         hits = prefilter.literal_hits(text)
         if hits is None:
