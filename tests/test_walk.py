@@ -80,3 +80,16 @@ def test_maybe_json_equals_strip_then_test():
     for _ in range(5000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
         assert _maybe_json(text) == slow(text), text
+
+
+def test_style_is_read_from_the_first_key_not_from_string_contents():
+    """A compact line whose string value holds JSON written with spaces stays compact."""
+    original = '{"type":"tool_result","content":"{\\"a\\": 1, \\"b\\": 2}","n":[1,2]}'
+    value = json.loads(original)
+    value["content"] = '{"a": "<X>", "b": 2}'
+    assert dumps_like(original, value) == '{"type":"tool_result","content":"{\\"a\\": \\"<X>\\", \\"b\\": 2}","n":[1,2]}'
+    assert dumps_like_bytes(original, value) == dumps_like(original, value).encode("utf-8")
+    spaced = '{"a": "x, y", "b": "{\\"c\\":1}"}'  # Python's default style, a compact JSON inside
+    assert dumps_like(spaced, json.loads(spaced)) == spaced
+    assert dumps_like('[{"a": 1}, {"a": 2}]', [{"a": 1}, {"a": 2}]) == '[{"a": 1}, {"a": 2}]'
+    assert dumps_like('[1,2]', [1, 3]) == '[1,3]'

@@ -9,6 +9,7 @@ style it was written in.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -50,6 +51,12 @@ def loads(text: str, utf8: bytes | None = None) -> Any:
         return json.loads(text)
 
 
+# The first key of the first object (after any opening brackets) and the separator after it. A
+# '": ' anywhere in the text is no guide: a compact line holds one wherever a string value holds
+# JSON written with spaces (a tool's output), and was then written back with spaces throughout.
+_FIRST_KEY = re.compile(r'[\[\s]*\{\s*"(?:[^"\\]|\\.)*"(\s*:\s?)')
+
+
 def _style(text: str) -> tuple[int | None, str, str, bool]:
     """Guess how a JSON text was written: (indent, item separator, key separator, ensure_ascii)."""
     body = text.strip()
@@ -57,7 +64,8 @@ def _style(text: str) -> tuple[int | None, str, str, bool]:
     if "\n" in body:
         second = body.split("\n", 2)[1]
         indent = len(second) - len(second.lstrip(" ")) or 2
-    spaced = '": ' in body
+    first = _FIRST_KEY.match(body)  # the first key's separator as written, where there is an object
+    spaced = ": " in first.group(1) if first else '": ' in body
     item_sep = "," if indent is not None else (", " if spaced and ", " in body else ",")
     key_sep = ": " if spaced else ":"
     ensure_ascii = body.isascii() and "\\u00" in body  # isascii is a flag: no search when it is not
