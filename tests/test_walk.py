@@ -93,3 +93,18 @@ def test_style_is_read_from_the_first_key_not_from_string_contents():
     assert dumps_like(spaced, json.loads(spaced)) == spaced
     assert dumps_like('[{"a": 1}, {"a": 2}]', [{"a": 1}, {"a": 2}]) == '[{"a": 1}, {"a": 2}]'
     assert dumps_like('[1,2]', [1, 3]) == '[1,3]'
+
+
+def test_style_ensure_ascii_equals_substring_test():
+    """``_style`` looks for ``\\u00`` in an ASCII text's bytes (a SIMD search): the same answer as
+    ``isascii() and "\\u00" in text`` on random texts."""
+    import random
+
+    from tracepub.walk import _style
+
+    rng = random.Random(11)
+    pieces = ["\\", "u", "0", "00", "\\u", "\\u00", "\\u0", "\\\\u00", '"', "a", "é", "\n", " ", "{", "}"]
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+        body = text.strip()
+        assert _style(text)[3] == (body.isascii() and "\\u00" in body), text

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import ahocorasick_rs
 import orjson
 
 from tracepub import blobs
@@ -55,6 +56,9 @@ def loads(text: str, utf8: bytes | None = None) -> Any:
 # '": ' anywhere in the text is no guide: a compact line holds one wherever a string value holds
 # JSON written with spaces (a tool's output), and was then written back with spaces throughout.
 _FIRST_KEY = re.compile(r'[\[\s]*\{\s*"(?:[^"\\]|\\.)*"(\s*:\s?)')
+# "\u00" in an ASCII text, searched in its bytes by a SIMD substring search (an ASCII str encodes
+# by a copy): ``str.find`` stops at every backslash, and JSON is full of them (1 ns per character).
+_U00 = ahocorasick_rs.BytesAhoCorasick([b"\\u00"])
 
 
 def _style(text: str) -> tuple[int | None, str, str, bool]:
@@ -68,7 +72,8 @@ def _style(text: str) -> tuple[int | None, str, str, bool]:
     spaced = ": " in first.group(1) if first else '": ' in body
     item_sep = "," if indent is not None else (", " if spaced and ", " in body else ",")
     key_sep = ": " if spaced else ":"
-    ensure_ascii = body.isascii() and "\\u00" in body  # isascii is a flag: no search when it is not
+    # isascii is a flag: no search when it is not
+    ensure_ascii = body.isascii() and bool(_U00.find_matches_as_indexes(body.encode("ascii")))
     return indent, item_sep, key_sep, ensure_ascii
 
 
