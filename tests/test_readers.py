@@ -466,3 +466,30 @@ def test_gemini_subagent_names_its_parent(tmp_path):
     info = reader_for_unit(unit).info(unit)
     assert (info.id, info.parent) == ("child-1", meta["sessionId"])
     assert unit.relpath == f"proj/chats/{meta['sessionId']}/child-1.jsonl"
+
+
+def test_claude_is_prose_equals_record_first_form():
+    """ClaudeCode.is_prose tests the path before the record: the same answers as the record-first form."""
+    import itertools
+
+    def slow(record, path):
+        if not isinstance(record, dict):
+            return False
+        if record.get("type") == "summary":
+            return path == ("summary",)
+        if record.get("type") not in ("user", "assistant") or record.get("isMeta"):
+            return False
+        if len(path) >= 2 and path[0] == "message" and path[1] == "content":
+            if len(path) == 2:
+                return True
+            return len(path) == 4 and path[3] in ("text", "thinking")
+        return False
+
+    claude = by_name("claude_code")
+    records = [{"type": t, **m} for t in ("user", "assistant", "summary", "system", None)
+               for m in ({}, {"isMeta": True}, {"isMeta": False})] + ["text", [1], None]
+    elems = ["message", "content", "summary", "text", "thinking", 0, 1, "cwd"]
+    paths = [p for n in range(6) for p in itertools.product(elems, repeat=n)]
+    for record in records:
+        for path in paths:
+            assert claude.is_prose(record, path) == slow(record, path), (record, path)

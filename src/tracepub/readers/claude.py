@@ -96,18 +96,17 @@ class ClaudeCode(JsonlReader):
         info.messages += 1
 
     def is_prose(self, record: Any, path: tuple) -> bool:
-        if not isinstance(record, dict):
-            return False
-        if record.get("type") == "summary":
-            return path == ("summary",)
-        if record.get("type") not in ("user", "assistant") or record.get("isMeta"):
-            return False
+        # The path first: it rules out nearly every string (the walker asks for each) without
+        # a look into the record.
+        n = len(path)
+        if n == 1:  # a summary record's summary
+            return path[0] == "summary" and isinstance(record, dict) and record.get("type") == "summary"
         # message.content (a string) or message.content[i].text / .thinking
-        if len(path) >= 2 and path[0] == "message" and path[1] == "content":
-            if len(path) == 2:
-                return True
-            return len(path) == 4 and path[3] in ("text", "thinking")
-        return False
+        if n != 2 and (n != 4 or path[3] not in ("text", "thinking")):
+            return False
+        if path[0] != "message" or path[1] != "content" or not isinstance(record, dict):
+            return False
+        return record.get("type") in ("user", "assistant") and not record.get("isMeta")
 
 
     def prose_strings(self, record: Any) -> list[str]:
