@@ -237,3 +237,29 @@ def test_wal_store_is_read_without_leaving_files(tmp_path):
     summary = redact([db], tmp_path / "out2")
     assert summary.harnesses == {"hermes": 2} and summary.problems == []
     assert sorted(p.name for p in db.parent.iterdir()) == ["state.db"]
+
+
+def test_lone_surrogate_escape_is_scanned_and_the_line_stays_json(tmp_path):
+    """JSON allows "\\ud800" alone; no UTF-8 string holds it. The string is still scanned (the
+    surrogate read as U+FFFD), the secret beside it redacted, and every line written as valid
+    JSON (a line nothing changes is written back as read, escape and all)."""
+    token = expand("{{github:ghp}}", random.Random(11))
+    lines = CODEX.read_text().splitlines()
+    rec = json.loads(lines[1])
+    rec["note"] = f"lone \ud800 half, GH_TOKEN={token} and a key: \udfff"
+    lines[1] = json.dumps(rec, separators=(",", ":"))  # ensure_ascii: the surrogates as \\ud800 escapes
+    rec = json.loads(lines[2])
+    rec["note"] = "nothing here \udbff"
+    lines[2] = json.dumps(rec, separators=(",", ":"))
+    src = tmp_path / "in" / CODEX.name
+    src.parent.mkdir()
+    src.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    summary = redact([src], out)
+    assert not [p for p in summary.problems if "failed" in p], summary.problems
+    got = lines_of(next((out / "dataset" / "codex").rglob(CODEX.name)))
+    assert len(got) == len(lines) + 1  # same lines, same final newline
+    note = json.loads(got[1])["note"]
+    assert token not in note and "<SECRET_" in note and note.startswith("lone \ufffd half")
+    assert json.loads(got[2])["note"] == "nothing here \ufffd"
+    assert all(json.loads(x) for x in got if x)

@@ -108,3 +108,17 @@ def test_style_ensure_ascii_equals_substring_test():
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         body = text.strip()
         assert _style(text)[3] == (body.isascii() and "\\u00" in body), text
+
+
+def test_lone_surrogate_is_visited_as_replacement_character_and_written_as_escape():
+    seen = []
+
+    def visit(text, path, key):
+        text.encode("utf-8")  # what the detectors' automaton does: refuses a lone surrogate
+        seen.append(text)
+        return text.replace("SECRET", "<X>")
+
+    out = Walker(visit).walk({"a": "x \ud800 SECRET", "b": "fine"})
+    assert out == {"a": "x \ufffd <X>", "b": "fine"} and "x \ufffd SECRET" in seen
+    # a surrogate that reaches the writer (a visit that never encodes) is written as its escape
+    assert json.loads(dumps_like_bytes('{"a":"x"}', {"a": "y \udc00 \u00e9"})) == {"a": "y \udc00 \u00e9"}

@@ -55,7 +55,10 @@ def decoded_view(raw: str) -> str | None:
 
 
 def _decode_u(m: re.Match) -> str:
-    return chr(int(m.group(1), 16))
+    code = int(m.group(1), 16)
+    # A surrogate escape (half of a pair, or lone) as U+FFFD: the automaton reads UTF-8, which has
+    # no surrogates; no trigger literal holds one.
+    return "\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code)
 
 
 def line_forms(literal: str) -> set[str]:

@@ -61,6 +61,9 @@ _FIRST_KEY = re.compile(r'[\[\s]*\{\s*"(?:[^"\\]|\\.)*"(\s*:\s?)')
 _U00 = ahocorasick_rs.BytesAhoCorasick([b"\\u00"])
 
 
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")  # a str holds a pair as one character: these are lone
+
+
 def _style(text: str) -> tuple[int | None, str, str, bool]:
     """Guess how a JSON text was written: (indent, item separator, key separator, ensure_ascii)."""
     body = text.strip()
@@ -100,11 +103,20 @@ def dumps_like_bytes(original: str, value: Any) -> bytes:
         try:
             body = orjson.dumps(value)
         except TypeError:
-            return dumps_like(original, value).encode("utf-8")
+            return _utf8(dumps_like(original, value))
         lead = original[: len(original) - len(original.lstrip())]
         trail = original[len(original.rstrip()) :]
         return lead.encode("utf-8") + body + trail.encode("utf-8") if lead or trail else body
-    return dumps_like(original, value).encode("utf-8")
+    return _utf8(dumps_like(original, value))
+
+
+def _utf8(text: str) -> bytes:
+    """UTF-8 of JSON text; a lone surrogate (only inside a string: it came from a ``\\udXXX``
+    escape) written back as that escape, so the line stays valid JSON with the same value."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace")
 
 
 def _maybe_json(text: str) -> Any:
@@ -145,7 +157,7 @@ class Walker:
             out: dict | None = None
             clean = self.clean_keys
             for k, v in value.items():
-                nk = k if not k or k in clean else self.visit(k, (*path, k, KEY), None)
+                nk = k if not k or k in clean else self._visit(k, (*path, k, KEY), None)
                 cls = v.__class__
                 if cls is str:  # most values: strings, numbers, flags (no call to _walk for them)
                     nv = self._string(v, (*path, k), k, value) if v else v
@@ -190,4 +202,17 @@ class Walker:
             if new_inner is inner:
                 return text
             return dumps_like(text, new_inner)
-        return self.visit(text, path, key)
+        return self._visit(text, path, key)
+
+    def _visit(self, text: str, path: tuple, key: str | None) -> str:
+        """``visit``, where a text holding a lone surrogate (JSON allows ``"\\ud800"``; no UTF-8
+        has one, and detectors, findings and the report need UTF-8) is visited as it would be
+        decoded leniently: each lone surrogate a U+FFFD, one character for one, so offsets hold.
+        Costs nothing for other texts: the automaton is what refuses it."""
+        try:
+            return self.visit(text, path, key)
+        except UnicodeEncodeError:
+            fixed = _LONE_SURROGATE.sub("\ufffd", text)
+            if fixed == text:
+                raise
+            return self.visit(fixed, path, key)
