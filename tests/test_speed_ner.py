@@ -45,7 +45,8 @@ def _in_text_reference(ce, text: str):
 
 def test_context_entropy_loop_matches_reference():
     """The inlined hit loop of ``ContextEntropy`` (regex name end, tier memo, first-character
-    test before the assignment patterns) gives the spans of the original loop, on random text."""
+    test before the assignment patterns, a name then blanks then no operator straight to
+    ``_nearby``) gives the spans of the original loop, on random text."""
     from tracepub.detect.entropy import ContextEntropy
     from tracepub.fakes import expand
 
@@ -55,7 +56,8 @@ def test_context_entropy_loop_matches_reference():
              "GITHUB_PAT", "--password", "-token", "max_tokens", "secret", "client_secret", "apiKey", "self._tokens.get",
              "x" * 90 + "_token", "token_" + "y" * 90, "ñtoken", "\\nAPI_KEY", "\\ttoken", "pass", "pwd", "cred"]
     ops = ["=", " = ", ": ", ":", "==", " is ", " was ", ", ", "=> ", ":= ", "\"", "'", "`", "]", "\\\"", "(", ".", " ",
-           "\t", "\n", "", "?", "+= ", "!= ", ": str = ", " %s", "; "]
+           "\t", "\n", "", "?", "+= ", "!= ", ": str = ", " %s", "; ", "   = ", " \t: ", "  is ", "\t was ",
+           " " * 9 + "= ", " " * 12 + ": ", " -> ", "  , ", " :: ", " ?= ", " !", " isn't "]
     values = ["{{alnum:24}}", "{{hex:40}}", "{{hex:32}}", "hunter2!x", "changeme", "\"{{alnum:20}}\"", "'{{b64:32}}'",
               "{{b64:48}}==", "abc", "${TOKEN}", "None", "{{alnum:8}}-{{alnum:8}}", "use it: {{alnum:20}}"]
     fillers = [" ", "\n", ". ", "the key is here ", "x", "é", "İ", "→", "?", "&", "&api_key="]

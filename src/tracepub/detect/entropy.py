@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from operator import itemgetter
 
 from tracepub.detect import filters
 from tracepub.detect.base import Detector, Trigger
@@ -319,7 +320,18 @@ class ContextEntropy(Detector):
                     tiers.clear()
                 tier = tiers[ident] = _last_part_tier(ident.lstrip("-").strip("."))
             if tier:
-                if b < n and text[b] in _ASSIGN_FIRST:
+                c = text[b] if b < n else ""
+                if c in _BLANKS and c and ident[0] != "-":
+                    # After the name's blanks, every _ASSIGN or _REAL_ASSIGNMENT match goes on with
+                    # an operator or "is"/"was" ("render_token %s to ...": prose, _nearby's case)
+                    p = b + 1
+                    while p < n and text[p] in _BLANKS:
+                        p += 1
+                    if p < n and (text[p] in _OP_FIRST or text.startswith(_IS_WAS, p)):
+                        span = self._assignment(text, a, b)
+                    else:
+                        span = self._nearby(text, b, ident.lstrip("-").strip("."), tier)
+                elif c and c in _ASSIGN_FIRST:
                     span = self._assignment(text, a, b)
                 else:  # neither _ASSIGN, _FLAG nor _REAL_ASSIGNMENT can match here
                     span = self._nearby(text, b, ident.lstrip("-").strip("."), tier)
@@ -446,10 +458,13 @@ _IDENT_TIERS: dict[str, int] = {}  # a name as found in the text -> its tier (``
 # Every match of ``_ASSIGN``, ``_FLAG`` and ``_REAL_ASSIGNMENT`` starts with one of these
 # (a closing quote or bracket, a blank, an operator's first character).
 _ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,")
+_BLANKS = " \t"
+# What follows a blank run in any _ASSIGN match (the operator's first character, "is", "was").
+_OP_FIRST = frozenset(":?+=!,")
+_IS_WAS = ("is", "was")
 
 
-def _hit_start(hit: tuple[int, int, int]) -> int:
-    return hit[1]
+_hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)
 
 
 def _ident_bounds(text: str, start: int, end: int) -> tuple[int, int]:
