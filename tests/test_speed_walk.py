@@ -37,3 +37,46 @@ def test_leaf_init_is_the_dataclass_one():
             pass
         else:
             raise AssertionError("Leaf must stay frozen")
+
+
+def test_blob_precheck_lets_through_every_blob():
+    """The walker calls ``blobs.classify`` only under ``blobs.KEYS`` or for a text starting
+    ``blobs.DATA_URL_START``: elsewhere ``classify`` finds nothing, on keys and texts of every kind."""
+    import random
+
+    from tracepub import blobs
+
+    rnd = random.Random(5)
+    b64 = "".join(rnd.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(200))
+    texts = ["", "x", "data", "data:", "data:image/png;base64," + b64, "data:text/plain;base64," + b64,
+             " data:image/png;base64," + b64, b64, b64[:16], b64[:15], "hello world " * 10]
+    keys = [None, "", "text", "type", "image", "source", "content", "Data", "DATA", "data_", "signature_",
+            *blobs._OPAQUE_KEYS, "data", *(k.lower() for k in blobs._OPAQUE_KEYS)]
+    parents = [None, {}, {"type": "base64"}, {"type": "redacted_thinking"}, {"mimeType": "image/png"},
+               {"media_type": "application/pdf"}, {"mime_type": "text/plain"}, {"type": "image"}]
+    calls = 0
+    for key in keys:
+        for text in texts:
+            for parent in parents:
+                may = key in blobs.KEYS or text.startswith(blobs.DATA_URL_START)
+                if not may:
+                    calls += 1
+                    assert blobs.classify(key, text, parent) is None, (key, text[:30], parent)
+    assert calls > 100
+    # and the walker's result equals classify's on each of them
+    from tracepub.walk import Walker
+
+    seen: list = []
+    w = Walker(lambda text, path, key: text, lambda kind, path, text: seen.append(kind))
+    for key in keys:
+        if not key:
+            continue
+        for text in texts:
+            for parent in parents:
+                if not text:
+                    continue
+                seen.clear()
+                doc = {**(parent or {}), key: text}
+                out = w.walk(doc)
+                kind = blobs.classify(key, text, doc)
+                assert out[key] == (text if kind is None else blobs.marker(kind)), (key, text[:30], parent)

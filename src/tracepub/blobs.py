@@ -34,6 +34,10 @@ MIN_BLOB = 16
 # keys (all contain "signature" or "encrypted") and "data" (``data:`` URLs, ``"data"`` keys).
 # The pipeline's line-level skip relies on this: a new blob rule must keep it a superset.
 LINE_LITERALS = ("signature", "encrypted", "data")
+# The keys under which ``classify`` can find a blob whatever the text; under any other key only
+# a text starting with DATA_URL_START can be one (the walker tests this before calling it).
+KEYS = frozenset((*_OPAQUE_KEYS, "data"))
+DATA_URL_START = "data:"
 
 
 def classify(key: str | None, text: str, parent: dict | None) -> str | None:

@@ -188,7 +188,8 @@ class Walker:
     def _string(self, text: str, path: tuple, key: str | None, parent: dict | None) -> str:
         if not text:
             return text
-        if self.remove_blobs:
+        # ``classify`` finds nothing under other keys in a text not starting "data:" (no call for most strings)
+        if self.remove_blobs and (key in blobs.KEYS or text.startswith(blobs.DATA_URL_START)):
             kind = blobs.classify(key, text, parent)
             if kind is not None:
                 if self.on_blob is not None:
@@ -202,7 +203,10 @@ class Walker:
             if new_inner is inner:
                 return text
             return dumps_like(text, new_inner)
-        return self._visit(text, path, key)
+        try:  # ``_visit`` inline (one call less per string)
+            return self.visit(text, path, key)
+        except UnicodeEncodeError:
+            return self._visit_lenient(text, path, key)
 
     def _visit(self, text: str, path: tuple, key: str | None) -> str:
         """``visit``, where a text holding a lone surrogate (JSON allows ``"\\ud800"``; no UTF-8
@@ -212,7 +216,11 @@ class Walker:
         try:
             return self.visit(text, path, key)
         except UnicodeEncodeError:
-            fixed = _LONE_SURROGATE.sub("\ufffd", text)
-            if fixed == text:
-                raise
-            return self.visit(fixed, path, key)
+            return self._visit_lenient(text, path, key)
+
+    def _visit_lenient(self, text: str, path: tuple, key: str | None) -> str:
+        """``visit`` of ``text`` with each lone surrogate a U+FFFD, after ``visit`` of ``text`` raised."""
+        fixed = _LONE_SURROGATE.sub("\ufffd", text)
+        if fixed == text:
+            raise
+        return self.visit(fixed, path, key)
