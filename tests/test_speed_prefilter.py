@@ -674,3 +674,44 @@ def test_a_class_beyond_ascii_is_searched_in_those_characters_first(engine):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
         for prose in (False, True):
             assert pf._plan(text, prose, None) == plain._plan(text, prose, None), text
+
+
+def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypatch):
+    """The card, SSN, NIF and Aadhaar recognizers run only on the lines where their digit shape
+    starts a word (``pii._DIGIT_SHAPES``, found in one pass: ``_shape_lines``): the same spans as
+    running each on every window, on random text with numbers glued to tokens every way."""
+    from tracepub.detect import pii
+    from tracepub.detect.pii import Presidio
+    from tracepub.prefilter import folded
+
+    p = Presidio(ner=False)
+    rng = random.Random(11)
+
+    def digits(n: int) -> str:
+        return "".join(rng.choice("0123456789") for _ in range(n))
+
+    seps = ("", " ", "-", ".", ":")
+    shapes = (lambda: f"4{digits(3)} {digits(4)} {digits(4)} {digits(4)}", lambda: f"4{digits(15)}",
+              lambda: f"{digits(3)}-{digits(2)}-{digits(4)}", lambda: digits(9), lambda: f"{digits(5)}-{digits(4)}",
+              lambda: f"{digits(8)}Z", lambda: f"{digits(7)}-k", lambda: digits(12),
+              lambda: f"{digits(4)}{rng.choice(seps)}{digits(4)}{rng.choice(seps)}{digits(4)}",
+              lambda: f"{digits(8)}-{digits(4)}-4{digits(3)}-a{digits(3)}-{digits(12)}")
+    glue = ("", " ", "-", "x-", "_", "a", " -", "(", "\n", "é", "1", "card ", "ssn: ", "aadhaar ", "é-")
+    checked = found = 0
+    for _ in range(1500):
+        text = "".join(rng.choice(glue) + rng.choice(shapes)() + rng.choice(glue) for _ in range(rng.randint(1, 6)))
+        lines = [(a, a + len(line)) for a, line in zip(
+            [0, *(k + 1 for k, c in enumerate(text) if c == "\n")], text.split("\n"), strict=True)]
+        for windows in (None, lines):
+            fast = p.numbers(text, windows)
+            with monkeypatch.context() as m:  # every recognizer on every window
+                m.setattr(pii, "_shape_lines", lambda fj, wins, starts: [wins] * len(pii._DIGIT_SHAPES))
+                slow = p.numbers(text, windows)
+            assert fast == slow, text
+            checked += 1
+            found += bool(fast)
+        fj = folded(text) if text.isascii() else None
+        if fj is not None:
+            whole = [(0, len(text))]
+            assert pii._shape_lines(fj, whole, [0]) == [pii._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
+    assert found > checked // 6

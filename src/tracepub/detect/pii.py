@@ -291,13 +291,19 @@ def _ipv4_finditer(rx: re.Pattern, text: str) -> list[re.Match]:
             end = m.end()
     return out
 _AT_LINES = re.compile("@")
-# On folded text: what every match of the card, SSN, NIF and Aadhaar patterns holds (in that order).
-_DIGIT_SHAPES = tuple(re.compile(p) for p in (
-    r"0000[- ]?0000?[- ]?0000?[- ]?000",  # 4, 3-4, 3-4, 3-5 digits
-    r"000(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)",
-    r"0000000-?[^\W\d_]",
-    r"0000(?:00000000|[- :]0000[- :]0000)",
-))
+# On folded text: how every match of the card, SSN, NIF and Aadhaar patterns starts (in that
+# order) where ``_glued`` keeps it: after no letter, digit or "_", nor a "-" glued to a letter or
+# digit (UUID groups, hex ids: most lines of a log hold one). The literal "000" first: ``re``
+# skips to it, then the look-behinds.
+_WORD_START = r"000(?<![a-z0-9_]000)(?<![a-z0-9]-000)"
+_SHAPE_TAILS = (
+    r"0[- ]?0000?[- ]?0000?[- ]?000",  # 4, 3-4, 3-4, 3-5 digits
+    r"(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)",
+    r"0{4,5}-?[^\W\d_]",  # 7 or 8 digits, then a letter
+    r"0(?:00000000|[- :]0000[- :]0000)",
+)
+_DIGIT_SHAPES = tuple(re.compile(_WORD_START + p) for p in _SHAPE_TAILS)
+_ANY_DIGIT_SHAPE = re.compile(_WORD_START + "(?:" + "|".join(_SHAPE_TAILS) + ")")  # one pass finds the lines
 _IBAN_HINT = re.compile(r"[A-Z]{2}[0-9]{2}")  # Presidio's IBAN pattern starts so (case-sensitive)
 # The same, found from its second letter: re fails a capital followed by a letter ("ERROR", "INFO"
 # in every log line) one character sooner. Its look-behind can read the letter before a window.
@@ -352,6 +358,28 @@ def _lines_with(fj: str, rx: re.Pattern, windows: list[tuple[int, int]], starts:
         shift = windows[k][0] - starts[k]
         out.append((a + shift, b + shift))
         m = rx.search(fj, b + 1) if b < len(fj) else None
+    return out
+
+
+def _shape_lines(fj: str, windows: list[tuple[int, int]], starts: list[int]) -> list[list[tuple[int, int]]]:
+    """``[_lines_with(fj, rx, windows, starts) for rx in _DIGIT_SHAPES]``: one search of all the
+    shapes finds the lines that hold any (few), each shape is then searched in those lines only
+    (a line's look-behinds read the line break before it, as in the whole text)."""
+    import bisect
+
+    out: list[list[tuple[int, int]]] = [[] for _ in _DIGIT_SHAPES]
+    n = len(fj)
+    m = _ANY_DIGIT_SHAPE.search(fj)
+    while m is not None:
+        a = fj.rfind("\n", 0, m.start()) + 1
+        b = fj.find("\n", m.start())
+        b = n if b < 0 else b
+        k = bisect.bisect_right(starts, a) - 1
+        shift = windows[k][0] - starts[k]
+        for rx, lines in zip(_DIGIT_SHAPES, out, strict=True):
+            if rx.search(fj, a, b) is not None:
+                lines.append((a + shift, b + shift))
+        m = _ANY_DIGIT_SHAPE.search(fj, b + 1) if b < n else None
     return out
 
 
@@ -589,8 +617,8 @@ class Presidio(Detector):
         # Each recognizer's matches hold its digit shape (folded: ASCII digits as 0); Presidio's
         # card pattern reads any digit, so text with other characters goes through.
         fj = folded(joined) if joined.isascii() else None
-        for rec, shape in zip(self._digit_recognizers, _DIGIT_SHAPES, strict=True):
-            lines = wins if fj is None else _lines_with(fj, shape, wins, starts)
+        by_shape = [wins] * len(_DIGIT_SHAPES) if fj is None else _shape_lines(fj, wins, starts)
+        for rec, lines in zip(self._digit_recognizers, by_shape, strict=True):
             if lines:
                 found = self._in_windows(rec, text, lines)
                 spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)]
