@@ -277,15 +277,16 @@ _PRESIDIO_IPV4 = (r"\b(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.(?:25[0-5]|2[0-4
 _IPV4_DOT = re.compile(r"\.(?<=[0-9]\.)(?=[0-9]{1,3}\.[0-9]{1,3}\.[0-9])")
 
 
-def _ipv4_finditer(rx: re.Pattern, text: str) -> list[re.Match]:
-    """``list(rx.finditer(text))`` for ``_PRESIDIO_IPV4`` compiled (any flags): ``rx`` tried, in
-    order, only where a match can start, skipping starts inside the last match (tests)."""
+def _ipv4_finditer(rx: re.Pattern, text: str, pos: int = 0, endpos: int | None = None) -> list[re.Match]:
+    """``list(rx.finditer(text, pos, endpos))`` for ``_PRESIDIO_IPV4`` compiled (any flags): ``rx``
+    tried, in order, only where a match can start, skipping starts inside the last match (tests)."""
     out: list[re.Match] = []
-    end = 0
-    for p in sorted({q - k for q in (m.start() for m in _IPV4_DOT.finditer(text)) for k in (3, 2, 1)}):
-        if p < end:  # also skips negative positions
+    end = pos
+    endpos = len(text) if endpos is None else endpos
+    for p in sorted({q - k for q in (m.start() for m in _IPV4_DOT.finditer(text, pos, endpos)) for k in (3, 2, 1)}):
+        if p < end:  # also skips positions before pos
             continue
-        m = rx.match(text, p)
+        m = rx.match(text, p, endpos)
         if m is not None:
             out.append(m)
             end = m.end()
@@ -475,8 +476,22 @@ class Presidio(Detector):
         (the same matches as ``regex`` on ASCII text) and its ``invalidate_result``; with
         ``public_only``, a match in a block that is never global is left out before that check
         (``is_public_ip`` would drop it): logs are full of private addresses."""
-        lines = [(a + a0, b + a0) for a0, b0 in windows or [(0, len(text))]
-                 for a, b in windows_matching(text[a0:b0], _IP_LINES)]
+        rx, score = self._ipv4_re
+        wins = windows or [(0, len(text))]
+        if self._ipv4_fast and text.isascii() and not any(_IPV6_HINT.search(text, a, b) for a, b in wins):
+            # Only Presidio's IPv4 pattern can match, and it is tried only at its candidates: on the
+            # windows as they are (the lines without an address hold no candidate), no lines to find
+            # and join first. (Windows are whole lines: the same neighbours as on the joined lines.)
+            found = []
+            for a, b in wins:
+                for m in _ipv4_finditer(rx, text, a, b):
+                    value = m.group()
+                    if public_only and _never_global(value):
+                        continue
+                    if not self._ip4.invalidate_result(value):
+                        found.append(_Result("IP_ADDRESS", m.start(), m.end(), score))
+            return found
+        lines = [(a + a0, b + a0) for a0, b0 in wins for a, b in windows_matching(text[a0:b0], _IP_LINES)]
         if not lines:
             return []
         joined, starts = _joined(text, lines)
@@ -484,7 +499,6 @@ class Presidio(Detector):
             return _shifted(self._analyze(self._ip, joined, ["IP_ADDRESS"]), lines, starts)
         if not (joined.isascii() or _same_word_chars(joined)):
             return _shifted(self._analyze(self._ip4, joined, ["IP_ADDRESS"]), lines, starts)
-        rx, score = self._ipv4_re
         found = []
         for m in _ipv4_finditer(rx, joined) if self._ipv4_fast else rx.finditer(joined):
             value = m.group()
