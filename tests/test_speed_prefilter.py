@@ -715,3 +715,35 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
             whole = [(0, len(text))]
             assert pii._shape_lines(fj, whole, [0]) == [pii._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
     assert found > checked // 6
+
+
+def test_phone_trigger_holds_every_candidate_phones_reads(engine):
+    """``_Phones`` runs on the lines of ``pii._PHONE_TRIGGER`` only (a dotted quad that no digit
+    follows but after separators is no hit): every candidate ``_phones`` does not skip starts on
+    such a line, and the phones found there are those found in the whole text, on random text
+    (addresses, brackets, "+", separators); the engine plans ``_Phones`` on those lines."""
+    from tracepub.detect import pii
+    from tracepub.prefilter import folded, line_windows
+
+    p = pii.Presidio(ner=False)
+    trig = re.compile(pii._PHONE_TRIGGER)
+    phones = next(i for i, d in enumerate(engine.detectors) if isinstance(d, pii._Phones))
+    rng = random.Random(17)
+    pieces = ("10.0.0.1", "100.200.30.4", "8.8.8.8", "1.2.3", "555", "0123", "12", "7", "+", "+44 ", "(", ")", " ", " ",
+              ".", "-", "\t", "x", "ip=", "\n", "/", "_", "é", "call ", "tel: ", "…", "٣")
+    candidates = found = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 24)))
+        hits = [m.start() for m in trig.finditer(folded(text))]
+        windows = line_windows(text, hits)
+        for m in pii._PHONE_CANDIDATE.finditer(text):
+            g = m.group()
+            if not (pii._IPV4ISH.match(g) or len(pii._DIGITS.findall(g)) < 7):
+                candidates += 1
+                assert any(a <= m.start() <= b for a, b in windows), text
+        whole = p._phones(text)
+        assert (p._phones(text, windows) if windows else []) == whole, text
+        found += bool(whole)
+        planned = dict(engine.prefilter.plan(text, False)).get(phones, "not planned")
+        assert planned == "not planned" if not hits else planned is None or planned == windows, text
+    assert candidates > 500 and found > 100

@@ -228,19 +228,25 @@ def is_public_ip(text: str) -> bool:
 
 
 # -- speed (ARCHITECTURE.md, "Speed") -------------------------------------------------------------
-# The engine runs Presidio as three parts, each behind a trigger that every match needs, and on
+# The engine runs Presidio as four parts, each behind a trigger that every match needs, and on
 # the lines that hold a trigger hit (Presidio's patterns never cross a line):
 # - emails: an "@" after a character an address can end its local part with, then "x.y";
-# - numbers (phones, cards, national ids, IBANs, IPs): six digits with at most separators between
-#   them, "0000:0000" (Aadhaar), an IPv4 or IPv6 shape, or an IBAN country code and its two check
-#   digits; their context words are still read around the match in the whole string;
+# - phones: seven digits with at most separators between them (``_PHONE_TRIGGER``);
+# - numbers (cards, national ids, IBANs, IPs): their digit shapes at a word start, an IPv4 or
+#   IPv6 shape, or an IBAN country code and its two check digits; their context words are still
+#   read around the match in the whole string;
 # - NER on prose (``ProseNames``), behind ``_MAY_NAME``.
 # Folded text (``tracepub.prefilter.folded``): ASCII lower case, every ASCII digit "0".
 _EMAIL_TRIGGER = r"""@(?<![\s"(),;:<>\[\]\\@.]@)[^\s.@]+\.[^\s.]"""
+# Folded text, an ASCII digit is 0. A phone candidate (_PHONE_CANDIDATE) with seven digits where
+# one can start: seven digits with separators between them, then what must not follow its last
+# digit; not a dotted quad after which no digit follows but after separators (its candidate is the
+# quad, which ``_phones`` skips, or none: a quad's inner groups are followed by a dot and a digit;
+# logs are full of addresses). Phones are their own part (``_Phones``): their candidate search
+# stops at every digit, so it runs on these lines only.
+_PHONE_TRIGGER = (r"0(?<![a-z0-9_./-]0)(?!(?<![+(]0)0{0,2}\.0{1,3}\.0{1,3}\.0{1,3}[ \t().-]*+(?!0))"
+                  r"(?:[ \t().-]*+0){6}[0 \t().-]{0,34}?(?<=0)(?![\w-]|\.0)")
 _NUMBER_TRIGGERS = (
-    # Folded text, an ASCII digit is 0. A phone candidate (_PHONE_CANDIDATE) where one can start:
-    # seven digits with separators between them, then what must not follow its last digit.
-    r"0(?<![a-z0-9_./-]0)(?:[ \t().-]*+0){6}[0 \t().-]{0,34}?(?<=0)(?![\w-]|\.0)",
     # At a word start, the digit shapes of cards, SSNs, NIFs and Aadhaar numbers (_DIGIT_SHAPES)
     # and an IPv4 address; after two letters at a word start, a NINO's digits and letter. ISO
     # dates and times, UUID groups and hex digests hold none of these (mostly: "6419908b" is a
@@ -455,7 +461,7 @@ class Presidio(Detector):
     def parts(self) -> list[Detector]:
         """The engine's view: emails, numbers, and NER on prose, each with its own trigger
         (NER is prose-only and runs in batches). ``scan`` stays all of them together."""
-        parts: list[Detector] = [_Emails(self), _Numbers(self)]
+        parts: list[Detector] = [_Emails(self), _Phones(self), _Numbers(self)]
         return [*parts, ProseNames(self)] if self.ner_model else parts
 
     @staticmethod
@@ -620,13 +626,14 @@ class Presidio(Detector):
                     spans.append(s)
         return spans
 
-    def numbers(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[Span]:
-        """Phones, cards, national ids, IBANs and public IPs, looked for on ``windows`` (lines of
-        ``text`` that hold every possible match; None: all of it). Context words, the digit
-        counts that gate IPs and IBANs and the checks around a match read the whole text."""
+    def numbers(self, text: str, windows: list[tuple[int, int]] | None = None, phones: bool = True) -> list[Span]:
+        """Phones (unless not ``phones``), cards, national ids, IBANs and public IPs, looked for on
+        ``windows`` (lines of ``text`` that hold every possible match; None: all of it). Context
+        words, the digit counts that gate IPs and IBANs and the checks around a match read the
+        whole text."""
         whole = [(0, len(text))]
         wins = windows or whole
-        spans = self._phones(text, windows)
+        spans = self._phones(text, windows) if phones else []
         joined, starts = _joined(text, wins)
         # Each recognizer's matches hold its digit shape (folded: ASCII digits as 0); Presidio's
         # card pattern reads any digit, so text with other characters goes through.
@@ -716,9 +723,29 @@ class _Emails(Detector):
         return self._presidio.emails(escaped_view(text))
 
 
+class _Phones(Detector):
+    """phonenumbers (Presidio's phone recognizer) on the lines that can hold a phone candidate
+    with seven digits; context words are read around it in the whole string (``scan_windows``).
+    Registered right before ``_Numbers``: the engine lists their spans in the order
+    ``Presidio.numbers`` does."""
+
+    name = "presidio"
+    context_free = True
+    trigger = Trigger(folded=(_PHONE_TRIGGER,), lines=True)
+
+    def __init__(self, presidio: Presidio):
+        self._presidio = presidio
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return self._presidio._phones(escaped_view(text))
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        return self._presidio._phones(escaped_view(text), windows)
+
+
 class _Numbers(Detector):
-    """Presidio's number recognizers (and phonenumbers), on the lines that can hold a match;
-    context words are read in the whole string (``scan_windows``)."""
+    """Presidio's other number recognizers, on the lines that can hold a match; context words
+    are read in the whole string (``scan_windows``)."""
 
     name = "presidio"
     context_free = True
@@ -729,10 +756,10 @@ class _Numbers(Detector):
                                lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return self._presidio.numbers(escaped_view(text))
+        return self._presidio.numbers(escaped_view(text), phones=False)
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
-        return self._presidio.numbers(escaped_view(text), windows)
+        return self._presidio.numbers(escaped_view(text), windows, phones=False)
 
 
 class ProseNames(Detector):
