@@ -37,8 +37,11 @@ from tracepub.output import (
     DATASET,
     MANIFEST,
     REVIEW,
+    append_file,
     atomic_writer,
     build_manifest,
+    file_stamp,
+    hashing_writer,
     write_json,
     write_manifest,
 )
@@ -96,6 +99,9 @@ class UnitResult:
     reused: bool = False
     people: list[str] = field(default_factory=list)  # the engine's per-file memory at the end (pieces)
     fold: Any = None  # report.FileFold of the findings written (None: read the part back)
+    # (sha256, output.file_stamp) of the output file as the worker wrote it: the manifest uses
+    # the digest while the file is still that one (None: the manifest hashes the file).
+    written: tuple | None = None
 
 
 @dataclass
@@ -232,7 +238,7 @@ def _process(task: Task) -> UnitResult:
         return hits == Prefilter.ANY or (hits == Prefilter.PROSE and reader.may_have_prose(rec.value))
 
     try:
-        with atomic_writer(target, "wb", WRITE_BUFFER) as fh, atomic_writer(found, "wb", WRITE_BUFFER) as ff:
+        with hashing_writer(target, WRITE_BUFFER) as (fh, digest), atomic_writer(found, "wb", WRITE_BUFFER) as ff:
 
             def flush(batch: list[Record]) -> None:
                 nonlocal skipped
@@ -274,6 +280,8 @@ def _process(task: Task) -> UnitResult:
                     flush(batch)
                     batch, size = [], 0
             flush(batch)
+        if task.span is None:
+            res.written = (digest.hexdigest(), file_stamp(target))
     except Denied as d:  # atomic_writer removed its temporary files: nothing of it was written
         res.ok, res.denied, red.findings = False, d.hit.to_json(), []
         actions.clear()
@@ -496,7 +504,8 @@ def _assemble(opts: RunOptions, given: RunOptions, defaults: bool, sources: list
         if r.ok:
             report.merge(agg, r.fold if r.fold is not None else report.fold_part(_part_path(out, r.dest)))
     report.write_report(out, summary, agg)
-    manifest = build_manifest(out, chash, uuid.uuid4().hex, manifest_extra(summary))
+    written = {r.dest: r.written for r in results if r.ok and r.written is not None}  # hashed by the workers
+    manifest = build_manifest(out, chash, uuid.uuid4().hex, manifest_extra(summary), written)
     summary.manifest_sha256 = write_manifest(out, manifest)
 
 
@@ -722,8 +731,7 @@ def _join(parts: list[tuple[Task, UnitResult]], deps: list, sha256: str) -> Unit
     for dest, index in ((target, 0), (part, 1)):
         with atomic_writer(dest, "wb") as fh:
             for t, _ in parts:
-                with open(_piece_paths(t)[index], "rb") as src:
-                    shutil.copyfileobj(src, fh, 1 << 20)
+                append_file(_piece_paths(t)[index], fh)
     return res
 
 
@@ -766,9 +774,7 @@ def _concat_findings(out: Path, dests: list[str]) -> None:
         for name in ["paths.jsonl", *(_part_path(out, d).name for d in dests)]:
             part = review / PARTS / name
             if part.exists():
-                with open(part, "rb") as src:
-                    for chunk in iter(lambda s=src: s.read(1 << 20), b""):
-                        fh.write(chunk)
+                append_file(part, fh)
 
 
 class _NoBar:
