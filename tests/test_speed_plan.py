@@ -197,3 +197,32 @@ def test_people_searched_as_bytes_in_ascii_text_as_in_str():
             want = {(i, i + len(w)) for w in words for i in _occurrences(text, w)
                     if (i == 0 or not text[i - 1].isalnum()) and (i + len(w) == len(text) or not text[i + len(w)].isalnum())}
             assert got == want, (words, text)
+
+
+def test_one_line_ascii_plans_are_the_plans():
+    """An ASCII string without a line break is planned by ``Prefilter._plan_line`` (no windows,
+    the patterns of a detector joined in one alternation): the same plan and the same literal
+    hits as ``_plan``, on random one-line texts made of pieces of every trigger, prose or not."""
+    from tracepub.detect import DetectConfig, Engine
+    from tracepub.fakes import expand
+
+    prefilter = Engine(DetectConfig(identity={"jdoe": "identity.username", "Jane Doe": "identity.name"})).prefilter
+    assert any(e[2].pattern.count("|(?:") for es in prefilter._line_patterns_ascii for e in es)  # some were joined
+    rng = random.Random(29)
+    pieces = ["AKC{{alnum:10}}", "AP0{{alnum:8}}", "APx", ".{{alnum:6}}.{{alnum:27}}", "AC{{hex:32}}", "SK{{hex:32}}",
+              "ac{{hex:32}}", "https://u:{{alnum:8}}@h.io", "://", "a@b.io", "x@y", "@handle", "jane.doe@acme.dev",
+              "+1 415 555 0134", "(415) 555-2671", "06.12.34.56.78", "81.2.69.160", "2a00:1450::200e", "fe80::1",
+              ":1:2:3:", "4111 1111 1111 1111", "536-22-8726", "DE89370400440532013000", "GB82 WEST", "cc:", "Cc :",
+              "tg", "irc", "tg:@x", "IRC: @n", "Thanks Jane", "Jane Doe", "jdoe", "JDOE", "Alice Johnson", "hello",
+              "Author: Li Wei <l@w.io>", "Co-authored-by: X", "12 Main Street", "Kaiserring 12", "1234 Maple Ave",
+              "(Tariq 2025-11-12 10:37:00 +0100 4)", "2025-01-01T12:30:00Z", "{{uuid}}", "msg_{{alnum:24}}",
+              "toolu_{{alnum:24}}", "req_{{alnum:24}}", "ghp_{{alnum:36}}", "AKIA{{b32:16}}", "password=", "token",
+              "0", "7", " ", "\t", ".", "-", ":", "_", "/", "x", "Q", "\\", "\\n", '"', "'", "::", "@", "#"]
+    for _ in range(6000):
+        text = "".join(expand(rng.choice(pieces), rng) for _ in range(rng.randint(0, 8)))
+        assert text.isascii() and "\n" not in text
+        for prose in (False, True):
+            want = prefilter._plan(text, prose, None)
+            hits = prefilter.literal_hits(text)
+            assert prefilter._plan_line(text, prose) == want, (text, prose)
+            assert prefilter.literal_hits(text) == hits, text

@@ -194,6 +194,11 @@ class Prefilter:
                 anchor = ""
             entries.append((n, i, rx, on_fold, anchor, i in self.lines, gated))
         self._plan_patterns = [[e for e in entries if e[1] not in self.prose_only], entries]
+        # The same for ASCII texts without a line break (``_plan_line``): (index, detector, regex,
+        # on folded text, anchor, gated), without the patterns no ASCII character can start.
+        self._line_patterns_ascii = [_combined([(n, i, rx, on_fold, anchor, gated)
+                                                for n, i, rx, on_fold, anchor, _, gated in es if anchor is not None])
+                                     for es in self._plan_patterns]
         self._beyond = frozenset(n for n, _, rx, _, anchor, _, _ in entries if anchor is None and _one_class(rx.pattern))
         values = {w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()}
         for w, ns in gates.items():
@@ -238,13 +243,64 @@ class Prefilter:
         key = (text.encode("utf-8", "surrogatepass").translate(_DIGIT_FOLD), prose, only)
         got = short.get(key)
         if got is None:
-            plan = self._plan(text, prose, only)
+            plan = self._plan_line(text, prose) if only is None and text.isascii() and "\n" not in text \
+                else self._plan(text, prose, only)
             if len(short) >= self.SHORT_MAX:
                 short.clear()
             short[key] = (plan, self._last[1])
             return plan[:]
         self._last = (text, got[1])  # the same folded text: the same literal hits
         return got[0][:]
+
+    def _plan_line(self, text: str, prose: bool) -> Plan:
+        """``_plan(text, prose, None)`` of an ASCII text without a line break (ids, timestamps:
+        most strings). Every detector is then called on the whole string (the line holding a hit
+        is the text, more than ``WHOLE`` of it), so only *which* detectors fire matters: a
+        detector already called is not looked for again, a pattern's first match is enough, and
+        no positions are kept. Anchors and gates only skip searches that cannot match."""
+        hit: set[int] = set(self.always)
+        ascii_fold = text.encode("ascii").translate(_FOLD)
+        opened: set[int] | tuple = ()
+        auto = self._leaf_auto
+        if auto:
+            found = auto.matches_ascii(ascii_fold)
+            self._last = (text, found)
+            if found:
+                values = auto._values
+                checked = self._checked
+                opened = set()
+                for k, start, _ in found:
+                    ids, line_ids, gates = values[k]
+                    if ids:
+                        hit |= ids
+                    if line_ids:
+                        hit.update(line_ids)
+                    if gates:
+                        opened.update(gates)
+                    if k in checked:
+                        for i, check in checked[k]:
+                            if i not in hit and check.match(text, start):
+                                hit.add(i)
+        fold = None
+        for n, i, rx, on_fold, anchor, gated in self._line_patterns_ascii[1 if prose else 0]:
+            if i in hit:
+                continue
+            if on_fold:
+                if fold is None:
+                    fold = ascii_fold.decode("ascii")
+                subject = fold
+            else:
+                subject = text
+            if gated:
+                if n not in opened:
+                    continue
+            elif anchor and anchor not in subject:
+                continue
+            if rx.search(subject) is not None:
+                hit.add(i)
+        if not prose and self.prose_only:
+            hit -= self.prose_only
+        return [(i, None) for i in sorted(hit)]
 
     def _plan(self, text: str, prose: bool, only: frozenset[int] | None) -> Plan:
         hit: set[int] = set(self.always)
@@ -440,6 +496,49 @@ class _Matcher:
 
     def value(self, k: int) -> Any:
         return self._values[k]
+
+
+def _combined(entries: list[tuple]) -> list[tuple]:
+    """``_plan_line``'s patterns: those of one detector that are not gated and read the same
+    text, as one alternation (one search instead of several: whether any of them matches is
+    all ``_plan_line`` asks, and an alternation matches where one of its members does). Only
+    patterns with default flags and no group names or references are joined; the others, and
+    a pattern alone, stay as they are, with their anchors."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    def joinable(rx: re.Pattern) -> bool:
+        if rx.flags != re.UNICODE or rx.groupindex:
+            return False
+        refs = (_parser.GROUPREF, _parser.GROUPREF_EXISTS)
+
+        def walk(items) -> bool:
+            for op, av in items:
+                if op in refs:
+                    return False
+                for sub in (av if isinstance(av, (tuple, list)) else (av,)):
+                    if isinstance(sub, _parser.SubPattern) and not walk(sub):
+                        return False
+                    if isinstance(sub, list) and any(isinstance(x, _parser.SubPattern) and not walk(x) for x in sub):
+                        return False
+            return True
+
+        return walk(_parser.parse(rx.pattern))
+
+    groups: dict[tuple[int, bool], list[tuple]] = {}
+    out: list[tuple] = []
+    for e in entries:
+        n, i, rx, on_fold, anchor, gated = e
+        if gated or not joinable(rx):
+            out.append(e)
+        else:
+            groups.setdefault((i, on_fold), []).append(e)
+    for (i, on_fold), es in groups.items():
+        if len(es) == 1:
+            out.append(es[0])
+        else:
+            rx = re.compile("|".join(f"(?:{e[2].pattern})" for e in es))
+            out.append((es[0][0], i, rx, on_fold, "", False))
+    return sorted(out, key=lambda e: e[0])
 
 
 # -- windows: run an expensive check on the lines that hold a candidate, not the whole text --
