@@ -280,7 +280,8 @@ class Engine:
             free: list[Span] = []
             contextual: Plan = []
             is_free = self._free
-            for step in self._plan(text, view, prose):
+            # (no escapes, most strings: the prefilter's plan as it is, without one more call)
+            for step in (self.prefilter.plan(text, prose) if view is text else self._plan(text, view, prose)):
                 if is_free[step[0]]:
                     free.extend(self._run(step, text, view, leaf))
                 else:
