@@ -194,10 +194,11 @@ class Prefilter:
                 anchor = ""
             entries.append((n, i, rx, on_fold, anchor, i in self.lines, gated))
         self._plan_patterns = [[e for e in entries if e[1] not in self.prose_only], entries]
-        # The same for ASCII texts without a line break (``_plan_line``): (index, detector, regex,
-        # on folded text, anchor, gated), without the patterns no ASCII character can start.
-        self._line_patterns_ascii = [_combined([(n, i, rx, on_fold, anchor, gated)
-                                                for n, i, rx, on_fold, anchor, _, gated in es if anchor is not None])
+        # The same for ASCII texts without a line break (``_plan_line``), without the patterns no
+        # ASCII character can start: ([(detector, search, on folded text, anchor)], [(index,
+        # detector, search, on folded text)] of the gated ones).
+        self._line_patterns_ascii = [_line_entries([(n, i, rx, on_fold, anchor, gated)
+                                                    for n, i, rx, on_fold, anchor, _, gated in es if anchor is not None])
                                      for es in self._plan_patterns]
         self._beyond = frozenset(n for n, _, rx, _, anchor, _, _ in entries if anchor is None and _one_class(rx.pattern))
         values = {w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()}
@@ -281,23 +282,20 @@ class Prefilter:
                         for i, check in checked[k]:
                             if i not in hit and check.match(text, start):
                                 hit.add(i)
-        fold = None
-        for n, i, rx, on_fold, anchor, gated in self._line_patterns_ascii[1 if prose else 0]:
+        ungated, gated = self._line_patterns_ascii[1 if prose else 0]
+        fold = ascii_fold.decode("ascii")
+        for i, search, on_fold, anchor in ungated:
             if i in hit:
                 continue
-            if on_fold:
-                if fold is None:
-                    fold = ascii_fold.decode("ascii")
-                subject = fold
-            else:
-                subject = text
-            if gated:
-                if n not in opened:
-                    continue
-            elif anchor and anchor not in subject:
+            subject = fold if on_fold else text
+            if anchor and anchor not in subject:
                 continue
-            if rx.search(subject) is not None:
+            if search(subject) is not None:
                 hit.add(i)
+        if opened:
+            for n, i, search, on_fold in gated:
+                if n in opened and i not in hit and search(fold if on_fold else text) is not None:
+                    hit.add(i)
         if not prose and self.prose_only:
             hit -= self.prose_only
         return [(i, None) for i in sorted(hit)]
@@ -498,10 +496,12 @@ class _Matcher:
         return self._values[k]
 
 
-def _combined(entries: list[tuple]) -> list[tuple]:
-    """``_plan_line``'s patterns: those of one detector that are not gated and read the same
-    text, as one alternation (one search instead of several: whether any of them matches is
-    all ``_plan_line`` asks, and an alternation matches where one of its members does). Only
+def _line_entries(entries: list[tuple]) -> tuple[list[tuple], list[tuple]]:
+    """``_plan_line``'s patterns, ungated and gated. The ungated patterns of one detector that
+    read the text itself are joined in one alternation (one search instead of several: whether
+    any of them matches is all ``_plan_line`` asks, and an alternation matches where one of its
+    members does). Not on the folded text, where every digit is ``0``: a pattern starting with
+    ``0`` is tried at every digit, and alone ``re`` skips to each by its literal prefix. Only
     patterns with default flags and no group names or references are joined; the others, and
     a pattern alone, stay as they are, with their anchors."""
     from re import _parser  # type: ignore[attr-defined]
@@ -509,11 +509,10 @@ def _combined(entries: list[tuple]) -> list[tuple]:
     def joinable(rx: re.Pattern) -> bool:
         if rx.flags != re.UNICODE or rx.groupindex:
             return False
-        refs = (_parser.GROUPREF, _parser.GROUPREF_EXISTS)
 
         def walk(items) -> bool:
             for op, av in items:
-                if op in refs:
+                if op in (_parser.GROUPREF, _parser.GROUPREF_EXISTS):
                     return False
                 for sub in (av if isinstance(av, (tuple, list)) else (av,)):
                     if isinstance(sub, _parser.SubPattern) and not walk(sub):
@@ -524,21 +523,24 @@ def _combined(entries: list[tuple]) -> list[tuple]:
 
         return walk(_parser.parse(rx.pattern))
 
-    groups: dict[tuple[int, bool], list[tuple]] = {}
-    out: list[tuple] = []
-    for e in entries:
-        n, i, rx, on_fold, anchor, gated = e
-        if gated or not joinable(rx):
-            out.append(e)
+    groups: dict[int, list[tuple]] = {}
+    ungated: list[tuple] = []
+    gated: list[tuple] = []
+    for n, i, rx, on_fold, anchor, is_gated in entries:
+        if is_gated:
+            gated.append((n, i, rx.search, on_fold))
+        elif on_fold or not joinable(rx):
+            ungated.append((n, i, rx, on_fold, anchor))
         else:
-            groups.setdefault((i, on_fold), []).append(e)
-    for (i, on_fold), es in groups.items():
+            groups.setdefault(i, []).append((n, i, rx, on_fold, anchor))
+    for i, es in groups.items():
         if len(es) == 1:
-            out.append(es[0])
+            ungated.append(es[0])
         else:
             rx = re.compile("|".join(f"(?:{e[2].pattern})" for e in es))
-            out.append((es[0][0], i, rx, on_fold, "", False))
-    return sorted(out, key=lambda e: e[0])
+            ungated.append((es[0][0], i, rx, False, ""))
+    ungated.sort(key=lambda e: e[0])
+    return [(i, rx.search, on_fold, anchor) for _, i, rx, on_fold, anchor in ungated], gated
 
 
 # -- windows: run an expensive check on the lines that hold a candidate, not the whole text --
