@@ -502,26 +502,11 @@ def _line_entries(entries: list[tuple]) -> tuple[list[tuple], list[tuple]]:
     any of them matches is all ``_plan_line`` asks, and an alternation matches where one of its
     members does). Not on the folded text, where every digit is ``0``: a pattern starting with
     ``0`` is tried at every digit, and alone ``re`` skips to each by its literal prefix. Only
-    patterns with default flags and no group names or references are joined; the others, and
+    patterns with default flags and no groups are joined; the others, and
     a pattern alone, stay as they are, with their anchors."""
-    from re import _parser  # type: ignore[attr-defined]
 
-    def joinable(rx: re.Pattern) -> bool:
-        if rx.flags != re.UNICODE or rx.groupindex:
-            return False
-
-        def walk(items) -> bool:
-            for op, av in items:
-                if op in (_parser.GROUPREF, _parser.GROUPREF_EXISTS):
-                    return False
-                for sub in (av if isinstance(av, (tuple, list)) else (av,)):
-                    if isinstance(sub, _parser.SubPattern) and not walk(sub):
-                        return False
-                    if isinstance(sub, list) and any(isinstance(x, _parser.SubPattern) and not walk(x) for x in sub):
-                        return False
-            return True
-
-        return walk(_parser.parse(rx.pattern))
+    def joinable(rx: re.Pattern) -> bool:  # no group at all: no reference a join could renumber
+        return rx.flags == re.UNICODE and not rx.groups
 
     groups: dict[int, list[tuple]] = {}
     ungated: list[tuple] = []

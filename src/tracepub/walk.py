@@ -195,18 +195,13 @@ class Walker:
                 if self.on_blob is not None:
                     self.on_blob(kind, path, text)
                 return blobs.marker(kind)
-        first, last = text[0], text[-1]  # _maybe_json's first test, without a call for most strings
-        inner = _maybe_json(text) if (first in "{[" or first.isspace()) and (last in "}]" or last.isspace()) \
-            else None
+        inner = _maybe_json(text)
         if inner is not None:
             new_inner = self._walk(inner, (*path, JSON), key, None)
             if new_inner is inner:
                 return text
             return dumps_like(text, new_inner)
-        try:  # ``_visit`` inline (one call less per string)
-            return self.visit(text, path, key)
-        except UnicodeEncodeError:
-            return self._visit_lenient(text, path, key)
+        return self._visit(text, path, key)
 
     def _visit(self, text: str, path: tuple, key: str | None) -> str:
         """``visit``, where a text holding a lone surrogate (JSON allows ``"\\ud800"``; no UTF-8
@@ -216,11 +211,7 @@ class Walker:
         try:
             return self.visit(text, path, key)
         except UnicodeEncodeError:
-            return self._visit_lenient(text, path, key)
-
-    def _visit_lenient(self, text: str, path: tuple, key: str | None) -> str:
-        """``visit`` of ``text`` with each lone surrogate a U+FFFD, after ``visit`` of ``text`` raised."""
-        fixed = _LONE_SURROGATE.sub("\ufffd", text)
-        if fixed == text:
-            raise
-        return self.visit(fixed, path, key)
+            fixed = _LONE_SURROGATE.sub("\ufffd", text)
+            if fixed == text:
+                raise
+            return self.visit(fixed, path, key)

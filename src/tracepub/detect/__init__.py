@@ -261,7 +261,7 @@ class Engine:
 
     def _scan(self, text: str, leaf: Leaf) -> list[Span]:
         # Tiny distinct strings (ids, timestamps: ~20k per 30 MB) make this path's fixed cost
-        # count: tables and counters are read once, escapes tested inline, ``_put`` inlined.
+        # count: tables and counters are read once.
         tk = text if len(text) <= self.SMALL else _digest(text)
         self._last = (text, tk)
         prose = leaf.prose
@@ -273,32 +273,26 @@ class Engine:
             stats["cache_hits"] += 1
             return spans
         stats["scanned"] += 1
-        view = escaped_view(text) if "\\" in text else text
-        by_text = self._by_text
-        entry = by_text.get((tk, prose))
+        view = escaped_view(text)
+        entry = self._by_text.get((tk, prose))
         if entry is None:
             free: list[Span] = []
             contextual: Plan = []
             is_free = self._free
-            # (no escapes, most strings: the prefilter's plan as it is, without one more call)
-            for step in (self.prefilter.plan(text, prose) if view is text else self._plan(text, view, prose)):
+            for step in self._plan(text, view, prose):
                 if is_free[step[0]]:
                     free.extend(self._run(step, text, view, leaf))
                 else:
                     contextual.append(step)
             entry = (free, contextual)
-            if len(by_text) >= self.CACHE_MAX:
-                by_text.clear()
-            by_text[tk, prose] = entry
+            _put(self._by_text, (tk, prose), entry, self.CACHE_MAX)
         else:
             stats["text_hits"] += 1
         spans = list(entry[0])
         steps = entry[1]
         key = leaf.key
         if key and (self._by_key or self._key_words):
-            extra = self._key_extra.get(key)
-            if extra is None:
-                extra = self._for_key(key)
+            extra = self._for_key(key)
             if extra:
                 extra = [i for i in extra if all(s[0] != i for s in steps)]
                 if extra:
@@ -310,9 +304,7 @@ class Engine:
                 spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
             if len(spans) > 1:
                 spans = resolve(spans)
-        if len(by_leaf) >= self.CACHE_MAX:
-            by_leaf.clear()
-        by_leaf[lk] = spans
+        _put(by_leaf, lk, spans, self.CACHE_MAX)
         return spans
 
     def text_key(self, text: str) -> str | bytes:
