@@ -3,6 +3,7 @@
     python bench/throughput.py --size 200MB                 # corpus of many sessions
     python bench/throughput.py --size 300MB --single-file   # one huge session file
     python bench/throughput.py --size 100MB --scaling       # also 2x the data: time ratio
+    python bench/throughput.py --size 200MB --scaling --repeat 5   # the median of 5 runs
 
 Generates (or reuses, cached under ``bench/.cache/``) a realistic corpus of the given size, runs
 ``tracepub redact`` on it as a subprocess with default settings (``--jobs`` only if given),
@@ -197,6 +198,16 @@ def run_tracepub(folder: Path, env: dict[str, str], jobs: int | None, out: Path)
             "perf": summary.get("perf", {})}
 
 
+def median_run(runs: list[dict]) -> dict:
+    """The run of median wall time (the lower middle one of an even number), with every run's
+    seconds beside it: one figure that a single slow or fast moment of the machine does not set."""
+    for r in runs:
+        r["mb_per_s"] = r["bytes"] / 1e6 / r["seconds"]
+    chosen = dict(sorted(runs, key=lambda r: r["seconds"])[(len(runs) - 1) // 2])
+    chosen["runs_seconds"] = [round(r["seconds"], 2) for r in runs]
+    return chosen
+
+
 # -- the naive baseline --------------------------------------------------------------------------
 def sample_lines(folder: Path, target: int, seed: int = 7) -> list[bytes]:
     """About ``target`` bytes of whole JSONL lines, drawn evenly from the corpus."""
@@ -285,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="builtin: bench/claude_gen.py (Claude Code); corpus: bench/corpus.py (every harness)")
     ap.add_argument("--single-file", action="store_true", help="one session file of --size bytes")
     ap.add_argument("--scaling", action="store_true", help="also run on 2x the data and print the time ratio")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run tracepub this many times (with --scaling: 1x and 2x alternately) and report the "
+                         "median run, with every run's time (a shared machine's speed varies by +-10%%)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep the output folder (under bench/.cache/)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -299,15 +313,21 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(tempfile.mkdtemp(prefix="out-", dir=CACHE))
     load = os.getloadavg()[0]
     try:
-        tp = run_tracepub(folder, env, args.jobs, out)
+        folder2 = env2 = None
+        if args.scaling:
+            folder2, env2 = corpus(args.corpus, args.size * 2, args.single_file, args.seed)
+        runs: list[dict] = []
+        runs2: list[dict] = []
+        for _ in range(max(1, args.repeat)):
+            runs.append(run_tracepub(folder, env, args.jobs, out))
+            if folder2 is not None and env2 is not None:
+                runs2.append(run_tracepub(folder2, env2, args.jobs, out))
+        tp = median_run(runs)
         report: dict = {"command": "python bench/throughput.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                         "cores": os.cpu_count(), "jobs": args.jobs or os.cpu_count(), "corpus": args.corpus,
                         "single_file": args.single_file, "load": load, "tracepub": tp}
-        tp["mb_per_s"] = tp["bytes"] / 1e6 / tp["seconds"]
-        if args.scaling:
-            folder2, env2 = corpus(args.corpus, args.size * 2, args.single_file, args.seed)
-            tp2 = run_tracepub(folder2, env2, args.jobs, out)
-            tp2["mb_per_s"] = tp2["bytes"] / 1e6 / tp2["seconds"]
+        if runs2:
+            tp2 = median_run(runs2)
             report["tracepub_2x"] = tp2
             report["scaling"] = {"data_ratio": tp2["bytes"] / tp["bytes"], "time_ratio": tp2["seconds"] / tp["seconds"]}
         if args.baseline_slice:
@@ -333,8 +353,11 @@ def print_report(r: dict) -> None:
     print(f"tracepub    {human(tp['bytes'])} in {tp['seconds']:.1f} s = {tp['mb_per_s']:.1f} MB/s; "
           f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes, PSS); "
           f"{tp['findings']} findings")
-    print(f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
-          f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)")
+    if len(tp["runs_seconds"]) > 1:
+        secs = tp["runs_seconds"]
+        mb = tp["bytes"] / 1e6
+        print(f"            median of {len(secs)} runs: " + ", ".join(f"{x:.1f}" for x in secs)
+              + f" s ({mb / max(secs):.1f} to {mb / min(secs):.1f} MB/s)")
     perf = tp.get("perf") or {}
     if perf:
         lines = perf.get("lines", 0) or 1
@@ -347,6 +370,9 @@ def print_report(r: dict) -> None:
         print(f"2x data     {human(t2['bytes'])} in {t2['seconds']:.1f} s = {t2['mb_per_s']:.1f} MB/s; "
               f"time ratio {s['time_ratio']:.2f} for data ratio {s['data_ratio']:.2f}; "
               f"peak RSS {human(t2['rss_largest'])} / {human(t2['rss_tree'])}")
+        if len(t2["runs_seconds"]) > 1:
+            print(f"            median of {len(t2['runs_seconds'])} runs: "
+                  + ", ".join(f"{x:.1f}" for x in t2["runs_seconds"]) + " s")
     if "baseline" in r:
         bl = r["baseline"]
         print(f"baseline    {human(bl['bytes'])} slice in {bl['seconds']:.1f} s = {bl['bytes_per_s'] / 1e3:.1f} KB/s "
