@@ -747,3 +747,41 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
         planned = dict(engine.prefilter.plan(text, False)).get(phones, "not planned")
         assert planned == "not planned" if not hits else planned is None or planned == windows, text
     assert candidates > 500 and found > 100
+
+
+def test_keyword_indexes_routed_in_one_pass_read_their_own_hits():
+    """The keyword indexes sharing a prefilter get their hits from one pass over its hits
+    (``keywords._Router``): for every index, the same list as reading the hits for itself
+    (``_find_text_alone``), called in any order and again on the same string; and a short string
+    whose plan (and hits list) is reused from another with the same digit shape gets its own
+    digit checks ("a3t" is a keyword, "a4t" is not)."""
+    from tracepub.detect.identity import ExactValues
+
+    ascii_ids = {k: v for k, v in IDENTITY.items() if k.isascii()}
+    eng = Engine(DetectConfig(identity=ascii_ids, ner=False), line_literals=blobs.LINE_LITERALS)
+    indexes = [d._index for d in eng.detectors if getattr(d, "_index", None) is not None]
+    indexes = [ix for ix in indexes if ix._shared is not None]
+    assert len(indexes) == 3 and any(isinstance(d, ExactValues) for d in eng.detectors)
+    assert len({id(ix._router) for ix in indexes}) == 1
+    rng = random.Random(13)
+    texts = [_text(rng) for _ in range(400)]
+    texts += ["A3T token KEY Pass 9b9d a5t-AKIA a3t x0b0d jdoe", "TOKEN=abc123 Secret_Key: x \u00e9 pat PAT JDOE",
+              "ZA5T a4t", "a3t jdoe", "a4t jdoe", "a3t jdoe"]
+    used = 0
+    for text in texts:
+        eng.prefilter.plan(text, False)
+        order = indexes[:]
+        rng.shuffle(order)
+        for ix in order + order[:1]:
+            found = ix.find_text(text)
+            assert found == ix._find_text_alone(text), text
+            used += found is not None and len(found) > 0
+    assert used > 600
+    eng.prefilter.plan("a3t jdoe", False)
+    digit = [ix for ix in indexes if "a3t" in ix.keywords]
+    assert digit and all(ix.find_text("a3t jdoe") for ix in digit)
+    eng.prefilter.plan("a4t jdoe", False)  # the same digit shape: the same plan and hits list
+    assert eng.prefilter._last[1] is eng.prefilter.literal_hits("a4t jdoe")
+    for ix in indexes:
+        assert ix.find_text("a4t jdoe") == ix._find_text_alone("a4t jdoe")
+    assert all(not any(ix.keywords[j] == "a3t" for j, _, _ in ix.find_text("a4t jdoe")) for ix in digit)
