@@ -226,3 +226,75 @@ def test_one_line_ascii_plans_are_the_plans():
             hits = prefilter.literal_hits(text)
             assert prefilter._plan_line(text, prose) == want, (text, prose)
             assert prefilter.literal_hits(text) == hits, text
+
+
+def test_gate_words_are_held_by_every_match():
+    """A gated pattern's gate is a few longer words (``prefilter._gate_words``) rather than its
+    anchor: every match of the pattern, in random text built around its words, holds one of them;
+    the words are what the pattern allows next to the anchor, and the anchor alone where little
+    is known."""
+    from tracepub.prefilter import _gate_words, folded
+
+    assert _gate_words(r"cc[ \t]*:", "cc", True) == ["cc\t", "cc ", "cc:"]
+    assert _gate_words(r"\([^()\n0]{2,80}?[ \t]+0000-00-00[ t]0", "0000-00-00", True) == [
+        "\t0000-00-00 0", "\t0000-00-00t0", " 0000-00-00 0", " 0000-00-00t0"]
+    assert _gate_words(r"tg(?<!\wtg)(?!\w)", "tg", True) == ["tg"]  # the match may end there
+    assert _gate_words(r"AKC[a-zA-Z0-9]{10}", "AKC", False) == ["akc"]  # too many next characters
+    assert _gate_words(r"AKC[xY]+", "AKC", False) == ["akcx", "akcy"]  # a text pattern's words, folded
+    assert _gate_words(r"ab[cD]", "ab", True) == ["abc"]  # "D" is never in folded text
+    assert _gate_words(r"AP[\dABCDEF]x", "AP", False) == ["ap"]  # \d: digits beyond ASCII too
+    assert _gate_words(r"AP[\dABCDEF]x", "AP", False, ascii_only=True) == [
+        "ap0x", "apax", "apbx", "apcx", "apdx", "apex", "apfx"]
+    assert _gate_words(r"[pq]*XY[:;]", "XY", False) == ["xy:", "xy;"]  # no character before it for sure
+    rng = random.Random(31)
+    cases = [(r"cc[ \t]*:", "cc", True), (r"\([^()\n0]{2,80}?[ \t]+0000-00-00[ t]0", "0000-00-00", True),
+             (r"x[ab]?-(?!z)[0-9][c-e]", "x", True), (r"[pq]+XY[ \t]*?(?:z|w)", "XY", False),
+             (r"ab(?!c)[c-e]{0,2}f", "ab", True), (r"Q[rs]{2,3}T", "Q", False), (r"[pq]*XY[:;]", "XY", False),
+             (r"AP[\dABCDEF]x", "AP", False)]
+    pieces = ["cc", "Cc", "CC", " ", "\t", ":", "(", ")", "(Jo Li", " 2025-01-02 1", "\t2025-01-02T3", "2025-01-02",
+              "T", "t", "0", "12", "xa-", "x-", "1e", "pXY", "qXY ", "Qr", "sT", "ab", "abd", "ef", "XY:", "AP", "APf", "AP٣", "a٣x", "B",
+              "x", "a", "b", "-", "z", "c", "d", "e", "f", "XY", "xy", "p", "q", "w", "Q", "r", "s", "T", "\n"]
+    for pattern, anchor, on_fold in cases:
+        rx, words = re.compile(pattern), _gate_words(pattern, anchor, on_fold)
+        ascii_words = _gate_words(pattern, anchor, on_fold, ascii_only=True)
+        assert ascii_words != [folded(anchor)], pattern  # extended
+        found = 0
+        for _ in range(20000):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+            subject = folded(text) if on_fold else text
+            if rx.search(subject):
+                found += 1
+                assert any(w in folded(text) for w in words), (pattern, text, words)
+                assert not text.isascii() or any(w in folded(text) for w in ascii_words), (pattern, text)
+        assert found > 20, pattern
+
+
+def test_plans_with_gate_words_are_the_plans_with_anchors(monkeypatch):
+    """Plans, and the keyword hits the detectors read from the shared pass, are the same with
+    each gate's longer words as with its anchor alone, on random multi-line texts."""
+    from tracepub import prefilter as pf
+    from tracepub.detect import DetectConfig, Engine
+    from tracepub.fakes import expand
+
+    cfg = DetectConfig(identity={"jdoe": "identity.username", "Jane Doe": "identity.name"})
+    new = Engine(cfg)
+    monkeypatch.setattr(pf, "_gate_words", lambda pattern, anchor, on_fold, ascii_only=False: [pf.folded(anchor)])
+    old = Engine(cfg)
+    gates = {w for v, w in zip(new.prefilter._leaf_auto._values, new.prefilter._leaf_auto._words, strict=True) if v[2]}
+    assert "cc:" in gates and "cc" not in gates and "apf" in gates  # longer words in use
+    indexes = [[d._index for d in e.detectors if getattr(d, "_index", None) is not None] for e in (new, old)]
+    assert len(indexes[0]) == 3 and all(i._shared is not None for i in indexes[0])
+    rng = random.Random(37)
+    pieces = ["cc:", "Cc :", "CC\t:", "cc", "access", "success ", "(Tariq Ali 2025-11-12 10:37:00 +0100 4)",
+              "(x\t2025-01-01T00:00:00 1)", "2025-01-01", " 2025-01-01 ", "token", "key=", "AKC{{alnum:10}}",
+              "tg", " tg ", "irc", "::", "fe80::1", "AP0{{alnum:8}}", "APf{{alnum:8}}", "AP٣{{alnum:8}}", "ap", "https://u:{{alnum:8}}@h.io", "Jane Doe", "jdoe", "Thanks Bob",
+              "12 Main Street", "+1 415 555 0134", "é", "→", " ", "\t", "\n", "x", "0", "(", ")"]
+    for _ in range(3000):
+        text = "".join(expand(rng.choice(pieces), rng) for _ in range(rng.randint(1, 30)))
+        for prose in (False, True):
+            want = old.prefilter._plan(text, prose, None)
+            old_hits = [i.find_text(text) for i in indexes[1]]
+            assert new.prefilter._plan(text, prose, None) == want, (text, prose)
+            assert [i.find_text(text) for i in indexes[0]] == old_hits, text
+            if text.isascii() and "\n" not in text:
+                assert new.prefilter._plan_line(text, prose) == want, (text, prose)

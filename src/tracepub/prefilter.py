@@ -176,19 +176,28 @@ class Prefilter:
                 for lw in line_forms(w):
                     line_words.setdefault(lw, set()).add(-1)
         # The patterns as ``plan`` reads them, for non-prose and for prose strings: (index, detector,
-        # regex, on folded text, anchor, lines, gated). A gated pattern's anchor, folded, is one
-        # more word of the automaton (a superset: "akc" for "AKC"), so a string that lacks it
-        # costs nothing more, where a substring test reads the whole string. Not for a short
-        # anchor with letters that the case fold makes common ("AC" is "ac" in "back").
+        # regex, on folded text, anchor, lines, gated). A gated pattern's gate words (its anchor,
+        # folded, with the few characters the pattern allows next to it: ``_gate_words``) are more
+        # words of the automaton (a superset: "akc" for "AKC"; "cc:", "cc ", "cc\t" for
+        # ``cc[ \t]*:``), so a string that lacks them costs nothing more, where a substring test
+        # reads the whole string. Not for short words with letters that the case fold makes
+        # common ("AC" is "ac" in "back"; but "ap0".."apf" for ``AP[\dABCDEF]`` are rare).
+        # ``gated``: 1, or 2 where the words hold for ASCII texts only (``\d`` read as [0-9]).
         gates: dict[str, list[int]] = {}
         entries = []
         for n, (i, rx, on_fold, anchor) in enumerate(self._patterns):
             a = anchor or ""
-            gated = len(a) >= 2 and a.isascii() and (
-                folded(a) == a if on_fold else len(a) >= 3 or not any(c.isalpha() for c in a))
-            if gated:
-                gates.setdefault(folded(a), []).append(n)
-            elif len(a) >= 2 and _starts_with(rx.pattern, a):
+            gated = 0
+            if a and a.isascii() and (not on_fold or folded(a) == a):
+                for ascii_only in (False, True):
+                    words = _gate_words(rx.pattern, a, on_fold, ascii_only)
+                    if all(len(w) >= 2 and (on_fold or len(w) >= 3 or not any(c.isalpha() for c in w))
+                                 for w in words):
+                        gated = 2 if ascii_only else 1
+                        for w in words:
+                            gates.setdefault(w, []).append(n)
+                        break
+            if gated != 1 and len(a) >= 2 and _starts_with(rx.pattern, a):
                 # re skips to a literal prefix itself, about twice as fast as ``in`` looks for two
                 # characters (its memchr is for one): no substring test first.
                 anchor = ""
@@ -308,7 +317,8 @@ class Prefilter:
         # bytes go to the automaton as they are (byte offsets are character offsets there; a
         # third faster than the str automaton on the same bytes); the folded str is made only
         # if a folded pattern reads it.
-        ascii_fold = text.encode("ascii").translate(_FOLD) if text.isascii() else None
+        is_ascii = text.isascii()
+        ascii_fold = text.encode("ascii").translate(_FOLD) if is_ascii else None
         utf8 = b""
         if ascii_fold is None:  # folded(text), keeping its UTF-8 bytes
             utf8 = text.encode("utf-8", "surrogatepass")
@@ -358,7 +368,7 @@ class Prefilter:
                 subject = fold
             else:
                 subject = text
-            if gated:
+            if gated and (n in opened or gated == 1 or is_ascii):
                 if n not in opened:
                     continue
             elif anchor is None:
@@ -552,6 +562,89 @@ def _anchor(pattern: str) -> str | None:
             best = "".join(run)
         run = []
     return best
+
+
+_GATE_WORDS_MAX = 8  # more words than this for one pattern: its anchor alone
+
+
+def _gate_words(pattern: str, anchor: str, on_fold: bool, ascii_only: bool = False) -> list[str]:
+    """Words of the folded text one of which every match of ``pattern`` holds: its anchor (see
+    ``_anchor``) with the character before it and the characters after it where the pattern
+    allows only a few (``cc[ \t]*:``: "cc:", "cc ", "cc\t"; ``[ \t]+0000-00-00[ t]0``: four
+    words). The anchor alone (``[anchor]``, folded) where nothing is known, a word would not be
+    ASCII, or there would be more than ``_GATE_WORDS_MAX``. A text pattern's words are folded
+    (a superset); a folded pattern's words that folded text cannot hold are left out (no match
+    holds them). With ``ascii_only``: words for ASCII texts only, where ``\\d`` is ``[0-9]``."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    plain = [folded(anchor)]
+    ops = list(_parser.parse(pattern))
+    start, best, run = 0, 0, 0  # the anchor's place: the first longest run of literals, as _anchor
+    for k, (op, _) in enumerate((*ops, (None, None))):
+        if op is _parser.LITERAL:
+            run += 1
+            continue
+        if run > best:
+            start, best = k - run, run
+        run = 0
+    if best != len(anchor) or "".join(chr(av) for _, av in ops[start:start + best]) != anchor:
+        return plain
+
+    def chars(item) -> list[str] | None:  # the characters one item (a literal or class) matches
+        op, av = item
+        if op is _parser.LITERAL:
+            return [chr(av)]
+        if op is not _parser.IN:
+            return None
+        out: list[str] = []
+        for iop, iav in av:
+            if iop is _parser.LITERAL:
+                out.append(chr(iav))
+            elif iop is _parser.RANGE and iav[1] - iav[0] < _GATE_WORDS_MAX:
+                out += [chr(c) for c in range(iav[0], iav[1] + 1)]
+            elif ascii_only and iop is _parser.CATEGORY and iav is _parser.CATEGORY_DIGIT:
+                out += "0123456789"  # folded: one word "0"
+            else:  # a negation or a category: too many
+                return None
+        return out
+
+    def one(item) -> list[str] | None:  # a literal, a class, or a repeat of one, at least once
+        got = chars(item)
+        if got is None and item[0] in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT):
+            lo, hi, sub = item[1]
+            if lo >= 1 and len(sub) == 1:
+                return chars(list(sub)[0])
+        return got
+
+    def follow(k: int, size: int) -> list[str]:
+        """What a match continues with from item ``k`` on: strings one of which follows ("" in
+        the list: nothing known)."""
+        if k >= len(ops) or size > 2 * _GATE_WORDS_MAX:
+            return [""]
+        op, av = ops[k]
+        if op in (_parser.ASSERT, _parser.ASSERT_NOT):  # reads, does not consume
+            return follow(k + 1, size)
+        first = chars(ops[k])
+        if first is not None:
+            rest = follow(k + 1, size + 1)
+            both = [c + r for c in first for r in rest]
+            return both if len(both) <= 8 * _GATE_WORDS_MAX else [""]
+        if op in (_parser.MAX_REPEAT, _parser.MIN_REPEAT, _parser.POSSESSIVE_REPEAT):
+            lo, hi, sub = av
+            first = chars(list(sub)[0]) if len(sub) == 1 and hi >= 1 else None
+            if first is not None:  # one of these characters, or (none of them) what follows
+                return first if lo >= 1 else [*first, *follow(k + 1, size + 1)]
+        return [""]
+
+    before = one(ops[start - 1]) if start > 0 else None
+    after = follow(start + best, 0)
+    if "" in after:
+        after = [""]
+    words = {b + anchor + a for b in (before or [""]) for a in after}
+    if not all(w.isascii() for w in words):
+        return plain
+    got = sorted(w for w in words if folded(w) == w) if on_fold else sorted({folded(w) for w in words})
+    return got if 0 < len(got) <= _GATE_WORDS_MAX else plain
 
 
 def _one_class(pattern: str) -> bool:
