@@ -151,8 +151,9 @@ class Engine:
         self._free = [getattr(d, "context_free", False) for d in self.detectors]
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
-        # (text or digest, prose) -> (spans of context-free detectors, contextual steps to run)
-        self._by_text: dict[tuple, tuple[list[Span], Plan]] = {}
+        # (text or digest, prose) -> [spans of context-free detectors, contextual steps to run,
+        # those spans final (allowed values dropped, overlaps resolved) or None until needed]
+        self._by_text: dict[tuple, list] = {}
         # (text or digest, prose, key, harness) -> final spans
         self._by_leaf: dict[tuple, list[Span]] = {}
         self.stats: Counter[str] = Counter()
@@ -284,11 +285,10 @@ class Engine:
                     free.extend(self._run(step, text, view, leaf))
                 else:
                     contextual.append(step)
-            entry = (free, contextual)
+            entry = [free, contextual, None]
             _put(self._by_text, (tk, prose), entry, self.CACHE_MAX)
         else:
             stats["text_hits"] += 1
-        spans = list(entry[0])
         steps = entry[1]
         key = leaf.key
         if key and (self._by_key or self._key_words):
@@ -297,14 +297,27 @@ class Engine:
                 extra = [i for i in extra if all(s[0] != i for s in steps)]
                 if extra:
                     steps = [*steps, *((i, None) for i in extra)]
+        added: list[Span] = []
         for step in steps:
-            spans.extend(self._run(step, text, view, leaf))
+            added.extend(self._run(step, text, view, leaf))
+        if added:
+            spans = self._final(text, entry[0] + added)
+        else:
+            # Only context-free spans: the same final spans under every key (a tool output
+            # again as Claude's toolUseResult), worked out once. The lists are only read.
+            spans = entry[2]
+            if spans is None:
+                spans = entry[2] = self._final(text, list(entry[0]))
+        _put(by_leaf, lk, spans, self.CACHE_MAX)
+        return spans
+
+    def _final(self, text: str, spans: list[Span]) -> list[Span]:
+        """A text's spans without allowed values, overlaps resolved."""
         if spans:
             if self._allow or self._allow_rx:
                 spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
             if len(spans) > 1:
                 spans = resolve(spans)
-        _put(by_leaf, lk, spans, self.CACHE_MAX)
         return spans
 
     def text_key(self, text: str) -> str | bytes:
