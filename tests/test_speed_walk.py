@@ -130,3 +130,27 @@ def test_engine_cached_final_spans_equal_a_fresh_scan():
                         if text[s.start:s.end].lower() != "tok-a"])
         assert got == want == Engine(cfg, detectors=[Words(), UnderKey()]).scan(text, leaf), (text, key)
     assert shared.stats["text_hits"] > 500  # the cached path was taken
+
+
+def test_people_looked_for_in_utf8_as_word_by_word():
+    """Whether a remembered person is in a text is asked of its UTF-8 bytes, ASCII or not (lone
+    surrogates included); where one is, the str automaton finds where: the same people at the
+    same offsets as the word-by-word search, on random texts."""
+    import random
+
+    from tracepub.detect import DetectConfig, Engine, _occurrences
+
+    rng = random.Random(29)
+    engine = Engine(DetectConfig(), detectors=[])
+    first_names, last_names = ["Jane", "José", "Ängel", "李", "Zoë"], ["Doe", "Núñez", "Øster", "明", "Do"]
+    for _ in range(300):
+        words = sorted({f"{rng.choice(first_names)} {rng.choice(last_names)}" for _ in range(rng.randint(3, 8))})
+        pieces = [*words, "Jane", "José", " ", "x", "é", "\n", "Doe", "-", "\ud800", "明明", "JoséNúñez", "\U0001f600"]
+        for _ in range(20):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+            engine.seed_people(words)
+            got = [(s.start, s.end) for s in engine._seen_people(text)]
+            engine.start_unit()
+            want = {(i, i + len(w)) for w in words for i in _occurrences(text, w)
+                    if (i == 0 or not text[i - 1].isalnum()) and (i + len(w) == len(text) or not text[i + len(w)].isalnum())}
+            assert set(got) == want and len(got) == len(want), (words, text)

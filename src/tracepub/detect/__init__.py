@@ -169,7 +169,7 @@ class Engine:
             for k in (d.trigger.keys if d.trigger is not None else ()):
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
-        # [names, leftmost-first automaton, overlapping one (bytes, for ASCII texts), the same two (str)]
+        # [names, leftmost-first automaton (UTF-8), overlapping one (bytes, for ASCII texts), the same (str)]
         self._people_auto: list | None = None
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
@@ -231,25 +231,26 @@ class Engine:
         people = self._people_auto
         if people is None:
             words = sorted(self._people)
-            people = self._people_auto = [words, None, None, None, None]
+            people = self._people_auto = [words, None, None, None]
         words = people[0]
         found: list[tuple[int, int, int]] | None = None
         if len(words) > self.FEW_PEOPLE:
-            # An ASCII text is searched as bytes (its byte offsets are its character offsets):
-            # ahocorasick-rs is several times faster on bytes than on str; the same matches.
+            # Is anyone there? Asked of the text's UTF-8 (ahocorasick-rs is several times faster
+            # on bytes than on str): a name occurs in a text where its UTF-8 occurs in the text's.
+            # An ASCII text's byte offsets are its character offsets: found there as bytes too.
             ascii_text = text.isascii()
-            slot = 1 if ascii_text else 3
-            first = people[slot]
+            first = people[1]
             if first is None:
-                first = people[slot] = _people_automaton(words, ascii_text, overlapping=False)
+                first = people[1] = _people_automaton(words, True, overlapping=False)
+            data = text.encode("ascii") if ascii_text else text.encode("utf-8", "surrogatepass")
+            if not first.find_matches_as_indexes(data):
+                return []
+            slot = 2 if ascii_text else 3
+            auto = people[slot]
+            if auto is None:
+                auto = people[slot] = _people_automaton(words, ascii_text, overlapping=True)
             try:
-                haystack = text.encode("ascii") if ascii_text else text
-                if not first.find_matches_as_indexes(haystack):
-                    return []
-                auto = people[slot + 1]
-                if auto is None:
-                    auto = people[slot + 1] = _people_automaton(words, ascii_text, overlapping=True)
-                found = auto.find_matches_as_indexes(haystack, overlapping=True)
+                found = auto.find_matches_as_indexes(data if ascii_text else text, overlapping=True)
             except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
                 pass
         if found is None:
