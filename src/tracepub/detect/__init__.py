@@ -151,8 +151,9 @@ class Engine:
         self._free = [getattr(d, "context_free", False) for d in self.detectors]
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
-        # (text or digest, prose) -> (spans of context-free detectors, contextual steps to run)
-        self._by_text: dict[tuple, tuple[list[Span], Plan]] = {}
+        # (text or digest, prose) -> [spans of context-free detectors, contextual steps to run,
+        # those spans final (allowed values dropped, overlaps resolved) or None until needed]
+        self._by_text: dict[tuple, list] = {}
         # (text or digest, prose, key, harness) -> final spans
         self._by_leaf: dict[tuple, list[Span]] = {}
         self.stats: Counter[str] = Counter()
@@ -168,7 +169,7 @@ class Engine:
             for k in (d.trigger.keys if d.trigger is not None else ()):
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
-        # [names, leftmost-first automaton, overlapping one (bytes, for ASCII texts), the same two (str)]
+        # [names, leftmost-first automaton (UTF-8), overlapping one (bytes, for ASCII texts), the same (str)]
         self._people_auto: list | None = None
         self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
@@ -230,25 +231,26 @@ class Engine:
         people = self._people_auto
         if people is None:
             words = sorted(self._people)
-            people = self._people_auto = [words, None, None, None, None]
+            people = self._people_auto = [words, None, None, None]
         words = people[0]
         found: list[tuple[int, int, int]] | None = None
         if len(words) > self.FEW_PEOPLE:
-            # An ASCII text is searched as bytes (its byte offsets are its character offsets):
-            # ahocorasick-rs is several times faster on bytes than on str; the same matches.
+            # Is anyone there? Asked of the text's UTF-8 (ahocorasick-rs is several times faster
+            # on bytes than on str): a name occurs in a text where its UTF-8 occurs in the text's.
+            # An ASCII text's byte offsets are its character offsets: found there as bytes too.
             ascii_text = text.isascii()
-            slot = 1 if ascii_text else 3
-            first = people[slot]
+            first = people[1]
             if first is None:
-                first = people[slot] = _people_automaton(words, ascii_text, overlapping=False)
+                first = people[1] = _people_automaton(words, True, overlapping=False)
+            data = text.encode("ascii") if ascii_text else text.encode("utf-8", "surrogatepass")
+            if not first.find_matches_as_indexes(data):
+                return []
+            slot = 2 if ascii_text else 3
+            auto = people[slot]
+            if auto is None:
+                auto = people[slot] = _people_automaton(words, ascii_text, overlapping=True)
             try:
-                haystack = text.encode("ascii") if ascii_text else text
-                if not first.find_matches_as_indexes(haystack):
-                    return []
-                auto = people[slot + 1]
-                if auto is None:
-                    auto = people[slot + 1] = _people_automaton(words, ascii_text, overlapping=True)
-                found = auto.find_matches_as_indexes(haystack, overlapping=True)
+                found = auto.find_matches_as_indexes(data if ascii_text else text, overlapping=True)
             except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
                 pass
         if found is None:
@@ -284,11 +286,10 @@ class Engine:
                     free.extend(self._run(step, text, view, leaf))
                 else:
                     contextual.append(step)
-            entry = (free, contextual)
+            entry = [free, contextual, None]
             _put(self._by_text, (tk, prose), entry, self.CACHE_MAX)
         else:
             stats["text_hits"] += 1
-        spans = list(entry[0])
         steps = entry[1]
         key = leaf.key
         if key and (self._by_key or self._key_words):
@@ -297,14 +298,27 @@ class Engine:
                 extra = [i for i in extra if all(s[0] != i for s in steps)]
                 if extra:
                     steps = [*steps, *((i, None) for i in extra)]
+        added: list[Span] = []
         for step in steps:
-            spans.extend(self._run(step, text, view, leaf))
+            added.extend(self._run(step, text, view, leaf))
+        if added:
+            spans = self._final(text, entry[0] + added)
+        else:
+            # Only context-free spans: the same final spans under every key (a tool output
+            # again as Claude's toolUseResult), worked out once. The lists are only read.
+            spans = entry[2]
+            if spans is None:
+                spans = entry[2] = self._final(text, list(entry[0]))
+        _put(by_leaf, lk, spans, self.CACHE_MAX)
+        return spans
+
+    def _final(self, text: str, spans: list[Span]) -> list[Span]:
+        """A text's spans without allowed values, overlaps resolved."""
         if spans:
             if self._allow or self._allow_rx:
                 spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
             if len(spans) > 1:
                 spans = resolve(spans)
-        _put(by_leaf, lk, spans, self.CACHE_MAX)
         return spans
 
     def text_key(self, text: str) -> str | bytes:
