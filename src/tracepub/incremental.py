@@ -46,13 +46,18 @@ def fingerprint(unit: Unit, name=str) -> list[list[Any]]:
     return out
 
 
-def content_sha256(unit: Unit) -> str:
+def content_sha256(unit: Unit, read: dict[Path, bytes] | None = None) -> str:
     """The sha256 of the unit's source bytes (its paths and each file's own digest). A store file
     (OpenCode/Hermes DB) is one dependency of every session in it: its digest is computed once
-    per process for a given size and mtime, not once per session."""
+    per process for a given size and mtime, not once per session. ``read``: the sha256 digests
+    of files as the reader read them (``readers.base.records_hashing``: the bytes redacted),
+    used instead of reading them again."""
     h = hashlib.sha256()
     for p in deps_of(unit):
         h.update(str(p).encode("utf-8", "surrogateescape") + b"\0")
+        if read is not None and p in read:
+            h.update(read[p])
+            continue
         try:
             st = p.stat()
             h.update(_file_sha256(str(p), st.st_size, st.st_mtime_ns))

@@ -48,6 +48,7 @@ from tracepub.output import (
 from tracepub.placeholders import Namer, load_key
 from tracepub.prefilter import Prefilter
 from tracepub.readers import reader_for_unit
+from tracepub.readers.base import records_hashing
 from tracepub.redact import Redactor
 from tracepub.walk import dumps_like_bytes
 
@@ -206,11 +207,17 @@ def _process(task: Task) -> UnitResult:
     unit, dest = task.unit, task.dest
     reader = reader_for_unit(unit)
     res = UnitResult(unit.harness, str(unit.source), dest)
-    if task.span is None:
-        from tracepub import incremental
+    from tracepub import incremental
 
-        res.deps = incremental.fingerprint(unit)
-        res.sha256 = incremental.content_sha256(unit)
+    records: Any = None
+    source_digest: Any = None  # the source's sha256 as the reader reads it (no second read to hash it)
+    if task.span is None:
+        res.deps = incremental.fingerprint(unit)  # before reading: a change meanwhile shows next run
+        source_digest = hashlib.sha256()
+        records = records_hashing(reader, unit, res.problems, source_digest)
+        if records is None:
+            source_digest = None
+            res.sha256 = incremental.content_sha256(unit)
         res.bytes_in = sum(max(0, d[1]) for d in res.deps)
     else:
         res.bytes_in = task.span[1] - task.span[0]
@@ -226,8 +233,9 @@ def _process(task: Task) -> UnitResult:
     skipped = 0
     skip_ok = engine.prefilter.line_skip
     target, found = _piece_paths(task)
-    records = reader.records(unit, res.problems) if task.span is None else \
-        reader.records_span(unit, res.problems, task.span)  # type: ignore[attr-defined]
+    if records is None:
+        records = reader.records(unit, res.problems) if task.span is None else \
+            reader.records_span(unit, res.problems, task.span)  # type: ignore[attr-defined]
     batched = engine.prefetches
     deny: DenyMatcher | None = _WORKER.get("deny")
 
@@ -282,6 +290,8 @@ def _process(task: Task) -> UnitResult:
             flush(batch)
         if task.span is None:
             res.written = (digest.hexdigest(), file_stamp(target))
+            if source_digest is not None:  # every record read: the digest is of the whole file
+                res.sha256 = incremental.content_sha256(unit, {unit.source: source_digest.digest()})
     except Denied as d:  # atomic_writer removed its temporary files: nothing of it was written
         res.ok, res.denied, red.findings = False, d.hit.to_json(), []
         actions.clear()

@@ -150,13 +150,16 @@ class Reader:
 READ_BUFFER = 1 << 20
 
 
-def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] | None = None) -> Iterator[Record]:
+def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] | None = None,
+               digest: Any = None) -> Iterator[Record]:
     """Stream a JSONL file as records, never failing on a bad line.
 
     A line that is not JSON is kept as plain text (it is still scanned and redacted) and
     reported with its line number; invalid UTF-8 is reported and replaced by U+FFFD.
     ``span`` (start byte, end byte, number of the first line) reads one range of lines: the
     pipeline splits a huge file at line starts so several workers can share it.
+    ``digest`` (a hashlib object) is fed every byte read, in order: once the records are all
+    read, it is the digest of the file (of the span's lines) as it was read.
     """
     start, end, first = span if span is not None else (0, -1, 1)
     with open(path, "rb", buffering=READ_BUFFER) as fh:
@@ -168,6 +171,8 @@ def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] |
                 if pos >= end:
                     break
                 pos += len(raw)
+            if digest is not None:
+                digest.update(raw)
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
             utf8: bytes | None = raw
@@ -196,6 +201,11 @@ class JsonlReader(Reader):
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
         yield from iter_jsonl(unit.source, problems)
 
+    def records_digest(self, unit: Unit, problems: list[Problem], digest: Any) -> Iterator[Record]:
+        """``records``, feeding ``digest`` every byte of ``unit.source`` as it is read (see
+        ``records_hashing``)."""
+        yield from iter_jsonl(unit.source, problems, digest=digest)
+
     def records_span(self, unit: Unit, problems: list[Problem], span: tuple[int, int, int]) -> Iterator[Record]:
         """One range of lines (``splittable`` readers only; see ``iter_jsonl``)."""
         yield from iter_jsonl(unit.source, problems, span)
@@ -222,11 +232,18 @@ class JsonDocReader(Reader):
         yield Unit(self.name, path, self.relpath(path, root), "json", deps=(path,), reader=type(self).__name__)
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
+        yield from self.records_digest(unit, problems, None)
+
+    def records_digest(self, unit: Unit, problems: list[Problem], digest: Any) -> Iterator[Record]:
+        """``records``, feeding ``digest`` the bytes of ``unit.source`` as read (see ``records_hashing``)."""
+        data = unit.source.read_bytes()
+        if digest is not None:
+            digest.update(data)
         try:
-            raw = unit.source.read_bytes().decode("utf-8")
+            raw = data.decode("utf-8")
         except UnicodeDecodeError as exc:
             problems.append(Problem(str(unit.source), None, f"invalid UTF-8 ({exc.reason}); bad bytes replaced"))
-            raw = unit.source.read_bytes().decode("utf-8", "replace")
+            raw = data.decode("utf-8", "replace")
         try:
             value = loads(raw)
         except (ValueError, RecursionError) as exc:
@@ -245,6 +262,21 @@ class JsonDocReader(Reader):
 
     def describe(self, doc: Any, info: SessionInfo) -> None:
         """Fold the document into the session description."""
+
+
+def records_hashing(reader: Reader, unit: Unit, problems: list[Problem], digest: Any) -> Iterator[Record] | None:
+    """``reader.records(unit, problems)``, feeding ``digest`` (a hashlib object) every byte of the
+    unit's one file as it is read: once the records are all read, ``digest`` is the digest of
+    the bytes redacted (the pipeline's input hash for incremental runs, without reading the file
+    a second time). None where that does not hold: a unit made of other files than its source,
+    or a reader that reads records its own way (it overrides ``records``)."""
+    if (unit.deps or (unit.source,)) != (unit.source,):
+        return None
+    for base in (JsonlReader, JsonDocReader):
+        if isinstance(reader, base) and type(reader).records is base.records \
+                and type(reader).records_digest is base.records_digest:
+            return reader.records_digest(unit, problems, digest)  # type: ignore[attr-defined]
+    return None
 
 
 def _size(path: Path) -> int:
