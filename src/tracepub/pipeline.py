@@ -182,10 +182,11 @@ def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs
     _WORKER["ner"] = engine.ner_model
 
 
-def _encode(rec_raw: str | None, new: Any) -> bytes:
+def _encode(rec_raw: str | None, new: Any, one_line: bool = False) -> bytes:
+    """``one_line``: ``rec_raw`` is a line of a JSONL file (it holds no line break)."""
     if rec_raw is None:
         return orjson.dumps(new)
-    return dumps_like_bytes(rec_raw, new)
+    return dumps_like_bytes(rec_raw, new, one_line)
 
 
 def _piece_paths(task: Task) -> tuple[Path, Path]:
@@ -238,6 +239,8 @@ def _process(task: Task) -> UnitResult:
             reader.records_span(unit, res.problems, task.span)  # type: ignore[attr-defined]
     batched = engine.prefetches
     deny: DenyMatcher | None = _WORKER.get("deny")
+    # Records are lines, written back one a line: none holds a line break (readers split on it).
+    lines = unit.kind != "json"
 
     def needs_walk(rec: Record) -> bool:
         if not skip_ok or rec.raw is None or rec.raw_text:
@@ -269,13 +272,13 @@ def _process(task: Task) -> UnitResult:
                         elif rec.raw_text:
                             line = new.encode("utf-8")
                         else:
-                            line = _encode(rec.raw, new)  # bytes as orjson made them: no decode, no encode
+                            line = _encode(rec.raw, new, lines)  # bytes as orjson made them: no decode, no encode
                         if red.findings:
                             ff.write(red.findings_jsonl())
                             red.fold_findings(fold, actions)
                             red.findings.clear()
                     fh.write(line)  # a line can be megabytes: no copy to append its line break
-                    if unit.kind != "json":
+                    if lines:
                         fh.write(b"\n")
                     res.records += 1
 

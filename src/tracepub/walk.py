@@ -64,11 +64,13 @@ _U00 = ahocorasick_rs.BytesAhoCorasick([b"\\u00"])
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")  # a str holds a pair as one character: these are lone
 
 
-def _style(text: str) -> tuple[int | None, str, str, bool]:
-    """Guess how a JSON text was written: (indent, item separator, key separator, ensure_ascii)."""
+def _style(text: str, one_line: bool = False) -> tuple[int | None, str, str, bool]:
+    """Guess how a JSON text was written: (indent, item separator, key separator, ensure_ascii).
+    ``one_line``: the caller knows the text holds no line break (a JSONL line), so it is not
+    searched for one (a pass over a line of often many kB, as wide as its widest character)."""
     body = text.strip()
     indent: int | None = None
-    if "\n" in body:
+    if not one_line and "\n" in body:
         second = body.split("\n", 2)[1]
         indent = len(second) - len(second.lstrip(" ")) or 2
     first = _FIRST_KEY.match(body)  # the first key's separator as written, where there is an object
@@ -95,10 +97,11 @@ def dumps_like(original: str, value: Any) -> str:
     return lead + body + trail
 
 
-def dumps_like_bytes(original: str, value: Any) -> bytes:
+def dumps_like_bytes(original: str, value: Any, one_line: bool = False) -> bytes:
     """``dumps_like(original, value).encode("utf-8")``, without decoding orjson's bytes to text
-    and encoding them again (a record is written to a binary file)."""
-    indent, item_sep, key_sep, ensure_ascii = _style(original)
+    and encoding them again (a record is written to a binary file). ``one_line``: ``original``
+    holds no line break (see ``_style``)."""
+    indent, item_sep, key_sep, ensure_ascii = _style(original, one_line)
     if indent is None and item_sep == "," and key_sep == ":" and not ensure_ascii:
         try:
             body = orjson.dumps(value)
