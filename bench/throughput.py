@@ -112,11 +112,13 @@ def _inputs(folder: Path) -> list[Path]:
 
 # -- measuring a subprocess ----------------------------------------------------------------------
 class TreeRss:
-    """Samples the summed memory (PSS) of a process and all its descendants (Linux /proc)."""
+    """Samples the summed memory (PSS) of a process and all its descendants (Linux /proc), and
+    the largest peak RSS (VmHWM) of any one of them."""
 
     def __init__(self, pid: int, every: float = 0.25):  # smaps_rollup is not free: not too often
         self.pid, self.every = pid, every
         self.peak = 0
+        self.largest = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -131,6 +133,17 @@ class TreeRss:
         except OSError:
             pass
         return out
+
+    @staticmethod
+    def _hwm(pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/status") as fh:
+                for line in fh:
+                    if line.startswith("VmHWM:"):
+                        return int(line.split()[1]) * 1024
+        except OSError:
+            pass
+        return 0
 
     def _rss(self, pid: int) -> int:
         """Proportional set size (shared pages split between the processes that share them:
@@ -147,7 +160,9 @@ class TreeRss:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self.peak = max(self.peak, sum(self._rss(p) for p in self._tree(self.pid)))
+            tree = self._tree(self.pid)
+            self.peak = max(self.peak, sum(self._rss(p) for p in tree))
+            self.largest = max(self.largest, *(self._hwm(p) for p in tree))
             time.sleep(self.every)
 
     def stop(self) -> int:
@@ -173,8 +188,9 @@ def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, int, int, str,
     largest = usage.ru_maxrss * 1024
     cpu = usage.ru_utime + usage.ru_stime - cpu0
     # ru_maxrss of children is a running maximum: it says something only if it grew. When it did
-    # not (a smaller process after a larger one), the sampled peak of the process tree stands in.
-    return wall, largest if largest > before * 1024 else tree, tree, out, cpu
+    # not (a smaller process after a larger one, or the same run again), the largest peak RSS
+    # sampled from the processes' VmHWM stands in (the last quarter second may be missed).
+    return wall, largest if largest > before * 1024 else sampler.largest, tree, out, cpu
 
 
 def child_env(extra: dict[str, str]) -> dict[str, str]:
