@@ -439,3 +439,64 @@ def test_ipv4_on_windows_equals_ipv4_on_their_address_lines():
                 assert got == [(r.start, r.end, r.score) for r in slow._ips(text, windows, public_only)], text
                 found += len(got)
     assert found > 2000
+
+
+def test_shadows_means_resolve_gives_the_same_without_the_span():
+    """``resolve.shadows(s, type, confidence)``: a span of that type and confidence over
+    exactly ``s``'s text, any action, left out of ``resolve``'s input, changes nothing; on
+    random clusters of spans, types of every rank, ties of every kind."""
+    from tracepub.model import REDACTED, REVIEW, Span
+    from tracepub.resolve import resolve, shadows
+
+    rng = random.Random(13)
+    types = ["identity.username", "secret.token", "pii.username", "pii.person", "custom.text", "other.thing"]
+    confs = [0.85, 0.9, 1.0]
+    shadowed = kept = 0
+    for _ in range(30_000):
+        spans = []
+        for _ in range(rng.randint(0, 5)):
+            a = rng.randint(0, 12)
+            spans.append(Span(a, a + rng.randint(0, 6), rng.choice(types), rng.choice("ab"), rng.choice(confs),
+                              rng.choice((REDACTED, REVIEW))))
+        a = rng.randint(0, 12)
+        s = Span(a, a + rng.randint(0, 4), rng.choice(types), "exact", rng.choice(confs), rng.choice((REDACTED, REVIEW)))
+        h = Span(s.start, s.end, rng.choice(types), "home", rng.choice(confs), rng.choice((REDACTED, REVIEW)))
+        spans.insert(rng.randint(0, len(spans)), s)
+        spans.insert(rng.randint(0, len(spans)), h)  # before or after s, among the others
+        if shadows(s, h.type, h.confidence):
+            without = [x for x in spans if x is not h]
+            assert resolve(spans) == resolve(without), spans
+            shadowed += 1
+        else:
+            kept += 1
+    assert shadowed > 5000 and kept > 5000, (shadowed, kept)
+
+
+def test_engine_skipping_shadowed_home_paths_finds_the_same():
+    """The engine does not make home-path spans an exact value covers (``resolve.shadows``):
+    the findings equal those of an engine that makes them all, on random text of home paths,
+    exact values of every rank (an exact value of rank 0, or a pii one at 0.9, must not hide a
+    home-path username) and other findings."""
+    from tracepub.detect import DetectConfig, Engine
+    from tracepub.fakes import expand
+    from tracepub.model import Leaf
+
+    token = expand("ghp_{{alnum:36}}")
+    cfg = DetectConfig(identity={"jdoe": "identity.username", "mary": "pii.username", "kim": "other.thing",
+                                 "box7": "identity.hostname", "Jane Doe": "identity.name", token: "secret.token"},
+                       ner=False, detect_secrets=False)
+    fast = Engine(cfg)
+    slow = Engine(cfg)
+    assert fast._home_i > fast._exact_i >= 0
+    slow._home_i = -1  # makes every home-path span
+    rng = random.Random(14)
+    parts = ["/home/", "/Users/", "C:\\Users\\", "-home-", "-Users-", "jdoe", "JDoe", "mary", "kim", "box7", "bob",
+             "Jane Doe", token, "jdoe@box7.example.org", "/", "-", ".", " ", "\n", "\\n", "src", "password=", "é"]
+    differ = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 16)))
+        leaf = Leaf("claude_code", key=rng.choice((None, "text", "password")), prose=rng.random() < 0.3)
+        got, want = fast.scan(text, leaf), slow.scan(text, leaf)
+        assert got == want, text
+        differ += fast.stats["scanned"] > 0 and any(s.detector == "home-path" for s in want)
+    assert differ > 500

@@ -48,6 +48,29 @@ def resolve(spans: list[Span]) -> list[Span]:
 _RANK: dict[str, int] = {}  # span type -> priority(type): a few dozen types
 
 
+def _rank(type_: str) -> int:
+    p = _RANK.get(type_)
+    if p is None:
+        p = priority(type_)
+        if len(_RANK) < 10_000:
+            _RANK[type_] = p
+    return p
+
+
+def shadows(s: Span, type_: str, confidence: float) -> bool:
+    """Whether a span of ``type_`` and ``confidence`` over exactly ``s``'s text can be left out
+    of ``resolve``'s input when ``s`` is in it, the output the same (the engine then never makes
+    it: a home-path username the exact values found too).
+
+    Why this suffices: a non-empty span sorts beside ``s`` (same start and end) and joins the
+    cluster ``s`` is in, overlapping exactly what ``s`` overlaps, so the clusters and their
+    stretches are the same without it. In that cluster it never wins ``_merge`` (same length;
+    ``s`` ranks higher, or the same and is more confident), so the winner is the same first
+    maximum; the stretch starts where it did (``s`` starts there too); and with ``s`` marked
+    redacted the cluster is not "review" either way and ``s`` alone is returned as it is."""
+    return s.end > s.start and s.action == REDACTED and (_rank(s.type), s.confidence) > (_rank(type_), confidence)
+
+
 def _merge(cluster: list[Span], end: int) -> Span:
     """The cluster's span: the first member with the highest (priority, length, confidence),
     as ``max`` picks it, over the whole stretch."""
@@ -60,9 +83,7 @@ def _merge(cluster: list[Span], end: int) -> Span:
     for s in cluster:
         p = rank.get(s.type)
         if p is None:
-            p = priority(s.type)
-            if len(rank) < 10_000:
-                rank[s.type] = p
+            p = _rank(s.type)
         key = (p, s.end - s.start, s.confidence)
         if best_key is None or key > best_key:
             best, best_key = s, key

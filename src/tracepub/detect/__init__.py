@@ -18,7 +18,7 @@ from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.identity import escaped_view
 from tracepub.model import REDACTED, Leaf, Span
 from tracepub.prefilter import Plan
-from tracepub.resolve import resolve
+from tracepub.resolve import resolve, shadows
 
 __all__ = ["DetectConfig", "Detector", "Engine", "Trigger", "build_detectors", "path_detectors"]
 
@@ -149,6 +149,14 @@ class Engine:
             if share is not None:
                 share(self.prefilter)
         self._free = [getattr(d, "context_free", False) for d in self.detectors]
+        # Home-path usernames the exact values found too (the user's own: most of them) are not
+        # made: resolve would keep the exact value's span anyway (``resolve.shadows``). Both are
+        # context-free and run in registration order, the exact values first.
+        from tracepub.detect.identity import ExactValues, HomePaths
+
+        exact = [i for i, d in enumerate(self.detectors) if isinstance(d, ExactValues)]
+        home = [i for i, d in enumerate(self.detectors) if isinstance(d, HomePaths)]
+        self._exact_i, self._home_i = (exact[0], home[0]) if exact and home and exact[0] < home[0] else (-1, -1)
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
         # (text or digest, prose) -> [spans of context-free detectors, contextual steps to run,
@@ -281,9 +289,18 @@ class Engine:
             free: list[Span] = []
             contextual: Plan = []
             is_free = self._free
+            exact_i, home_i = self._exact_i, self._home_i
+            exact: list[Span] = []
             for step in self._plan(text, view, prose):
-                if is_free[step[0]]:
-                    free.extend(self._run(step, text, view, leaf))
+                i = step[0]
+                if is_free[i]:
+                    if i == home_i and exact:
+                        free.extend(self._run(step, text, view, leaf, _shadowed(exact, self.detectors[i])))
+                    else:
+                        got = self._run(step, text, view, leaf)
+                        if i == exact_i:
+                            exact = got
+                        free.extend(got)
                 else:
                     contextual.append(step)
             entry = [free, contextual, None]
@@ -350,17 +367,18 @@ class Engine:
         return sorted(steps, key=lambda s: s[0])
 
     def _run(self, step: tuple[int, list[tuple[int, int]] | None], text: str, view: str,
-             leaf: Leaf) -> list[Span]:
+             leaf: Leaf, skip: set[tuple[int, int]] | None = None) -> list[Span]:
+        """``skip`` (HomePaths only): where not to make a span."""
         i, windows = step
         detector = self.detectors[i]
         if not self._raw[i]:
             text = view
         if windows is None:
-            return detector.scan(text, leaf)
+            return detector.scan(text, leaf) if skip is None else detector.scan(text, leaf, skip)  # type: ignore[call-arg]
         self.stats["windows"] += len(windows)
         scan_windows = getattr(detector, "scan_windows", None)
         if scan_windows is not None:  # finds on these lines, reads context around them
-            return scan_windows(text, windows, leaf)
+            return scan_windows(text, windows, leaf) if skip is None else scan_windows(text, windows, leaf, skip)
         out: list[Span] = []
         for a, b in windows:
             for s in detector.scan(text[a:b], leaf):
@@ -405,6 +423,12 @@ class Engine:
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)
+
+
+def _shadowed(exact: list[Span], home) -> set[tuple[int, int]]:
+    """Where a span of ``home`` (HomePaths) would change nothing beside these: ``resolve.shadows``."""
+    type_, confidence = home.TYPE, home.CONFIDENCE
+    return {(s.start, s.end) for s in exact if shadows(s, type_, confidence)}
 
 
 def _people_automaton(words: list[str], on_bytes: bool, overlapping: bool):

@@ -10,6 +10,7 @@ secrets do not (a secret inside a longer string is still a secret).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 import ahocorasick
 
@@ -187,12 +188,21 @@ class HomePaths(Detector):
     # Sees the literal text (``C:\\Users\\nick`` must not lose its "n" to an escape) and the view.
     sees_raw = True
 
-    def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return [Span(a, b, "pii.username", self.name, 0.9) for a, b in self._found(text)]
+    TYPE, CONFIDENCE = "pii.username", 0.9
 
-    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+    def scan(self, text: str, leaf: Leaf, skip: Collection[tuple[int, int]] = ()) -> list[Span]:
+        """``skip``: (start, end) of spans not to make (the engine's: ones the exact values
+        found, which ``resolve`` would drop anyway: ``resolve.shadows``)."""
+        return [Span(a, b, self.TYPE, self.name, self.CONFIDENCE) for a, b in self._found(text)
+                if not skip or (a, b) not in skip]
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf,
+                     skip: Collection[tuple[int, int]] = ()) -> list[Span]:
         """``scan`` on each window, its spans shifted (made once, not made and copied)."""
-        return [Span(a + w0, b + w0, "pii.username", self.name, 0.9) for w0, w1 in windows
+        if skip:
+            return [Span(a, b, self.TYPE, self.name, self.CONFIDENCE) for w0, w1 in windows
+                    for a, b in ((a + w0, b + w0) for a, b in self._found(text[w0:w1])) if (a, b) not in skip]
+        return [Span(a + w0, b + w0, self.TYPE, self.name, self.CONFIDENCE) for w0, w1 in windows
                 for a, b in self._found(text[w0:w1])]
 
     @staticmethod
