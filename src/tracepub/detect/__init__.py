@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 import ahocorasick
 import ahocorasick_rs
 
-from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.base import Detector, Trigger, priority
 from tracepub.detect.identity import escaped_view
 from tracepub.model import REDACTED, Leaf, Span
 from tracepub.prefilter import Plan
-from tracepub.resolve import resolve, shadows
+from tracepub.resolve import resolve
 
 __all__ = ["DetectConfig", "Detector", "Engine", "Trigger", "build_detectors", "path_detectors"]
 
@@ -157,6 +157,15 @@ class Engine:
         exact = [i for i, d in enumerate(self.detectors) if isinstance(d, ExactValues)]
         home = [i for i, d in enumerate(self.detectors) if isinstance(d, HomePaths)]
         self._exact_i, self._home_i = (exact[0], home[0]) if exact and home and exact[0] < home[0] else (-1, -1)
+        # The exact values' types that rank as high as a home-path username or higher: one of
+        # their spans more confident than it, redacted, over the same text shadows it.
+        self._home_under: frozenset[str] = frozenset()
+        self._home_confidence = 1.0
+        if self._home_i >= 0:
+            home_d = self.detectors[self._home_i]
+            self._home_confidence = home_d.CONFIDENCE
+            self._home_under = frozenset(t for t in self.detectors[self._exact_i].types
+                                         if priority(t) >= priority(home_d.TYPE))
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
         # (text or digest, prose) -> [spans of context-free detectors, contextual steps to run,
@@ -295,7 +304,13 @@ class Engine:
                 i = step[0]
                 if is_free[i]:
                     if i == home_i and exact:
-                        free.extend(self._run(step, text, view, leaf, _shadowed(exact, self.detectors[i])))
+                        # Where ``resolve.shadows`` holds (a narrower test: rank >= from the types
+                        # above, then confidence strictly higher), without a look-up per span.
+                        strong, confidence = self._home_under, self._home_confidence
+                        skip = {(s.start, s.end) for s in exact
+                                if s.type in strong and s.confidence > confidence and s.action == REDACTED
+                                and s.end > s.start}
+                        free.extend(self._run(step, text, view, leaf, skip))
                     else:
                         got = self._run(step, text, view, leaf)
                         if i == exact_i:
@@ -423,12 +438,6 @@ class Engine:
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)
-
-
-def _shadowed(exact: list[Span], home) -> set[tuple[int, int]]:
-    """Where a span of ``home`` (HomePaths) would change nothing beside these: ``resolve.shadows``."""
-    type_, confidence = home.TYPE, home.CONFIDENCE
-    return {(s.start, s.end) for s in exact if shadows(s, type_, confidence)}
 
 
 def _people_automaton(words: list[str], on_bytes: bool, overlapping: bool):

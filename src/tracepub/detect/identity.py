@@ -81,6 +81,10 @@ class ExactValues(Detector):
     def __bool__(self) -> bool:
         return self._ready
 
+    @property
+    def types(self) -> set[str]:
+        return set(self._types.values())
+
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not self._ready:
             return []
