@@ -77,9 +77,12 @@ def test_ascii_automaton_on_bytes_gives_the_str_automatons_hits():
     words = [w for w in matcher._words if w.isascii()]
     pieces = [*rng.sample(words, 200), "Token", "TOKEN ", "KEY=", "/home/", "2025-01-01", "::", "cc", "Cc:", "AKIA",
               "0", "9", " ", "\n", "\t", "x", "Q", "_", "-", "\\n", '"', "@", ".", ":"]
+    assert len(matcher.one_kind) > 100  # the shape ends and their words (test_shape_ends_...)
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
-        assert matcher.matches_ascii(text.encode("ascii").translate(_FOLD)) == matcher.matches(folded(text)), text
+        got = matcher.matches_ascii(text.encode("ascii").translate(_FOLD))
+        want = matcher.matches(folded(text))
+        assert [h for h in got if h[0] not in matcher.one_kind] == [h for h in want if h[0] not in matcher.one_kind]
 
 
 def _resolve_plain(spans):
@@ -298,3 +301,45 @@ def test_plans_with_gate_words_are_the_plans_with_anchors(monkeypatch):
             assert [i.find_text(text) for i in indexes[0]] == old_hits, text
             if text.isascii() and "\n" not in text:
                 assert new.prefilter._plan_line(text, prose) == want, (text, prose)
+
+
+def test_shape_ends_give_the_plans_of_their_shapes(monkeypatch):
+    """Addresses' " st" is a shape end (``Trigger.shape_ends``): in ASCII texts the automaton
+    looks for it with a non-word character after it, or at the text's end, not in " start".
+    Plans (``_plan``, ``_plan_line``, cached ``plan``) and the keyword hits the detectors read
+    are those of the plain shape, on random texts around street types, ASCII or not."""
+    import dataclasses
+
+    from tracepub.detect import DetectConfig, Engine, pii
+    from tracepub.fakes import expand
+
+    cfg = DetectConfig(identity={"jdoe": "identity.username", "Jane Doe": "identity.name"})
+    new = Engine(cfg)
+    monkeypatch.setattr(pii.Addresses, "trigger", dataclasses.replace(pii.Addresses.trigger, shape_ends=()))
+    old = Engine(cfg)
+    words = new.prefilter._leaf_auto._words
+    assert " st." in words and "\tst\n" in words and " st" in words  # in use
+    assert {words[k] for k in new.prefilter._leaf_auto.one_kind} >= {" st", "\tst", " st ", "\tst)"}
+    indexes = [[d._index for d in e.detectors if getattr(d, "_index", None) is not None] for e in (new, old)]
+    addresses = next(i for i, d in enumerate(new.detectors) if isinstance(d, pii.Addresses))
+    rng = random.Random(41)
+    pieces = ["12 Main St", "12 Main St.", "9 Elm Street", " St", "\tSt", " st", " ST", " Street", " Streets",
+              " Str", " St_", " St1", " Sté", " St→", " St—", " St\u00a0", " start", " string", "\tstatus", "St",
+              " Ave", "Kaiserring 12", "12 rue de la Paix", "Hauptstraße 5", "tg", "token", "jdoe", "Jane Doe",
+              "+1 415 555 0134", "81.2.69.160", "{{uuid}}", "é", "→", " ", "\t", "\n", ".", ",", ")", "-", "_", "x",
+              "0", "7", "S", "t", "s", "T", "\x00", "\x7f", '"', "\\"]
+    found = 0
+    for _ in range(5000):
+        text = "".join(expand(rng.choice(pieces), rng) for _ in range(rng.randint(0, 12)))
+        for prose in (False, True):
+            want = old.prefilter._plan(text, prose, None)
+            old_hits = [i.find_text(text) for i in indexes[1]]
+            got = new.prefilter._plan(text, prose, None)
+            assert got == want, (text, prose)
+            assert [i.find_text(text) for i in indexes[0]] == old_hits, text
+            if text.isascii() and "\n" not in text:
+                assert new.prefilter._plan_line(text, prose) == want, (text, prose)
+            new.prefilter._short = {}
+            assert new.prefilter.plan(text, prose) == want, (text, prose)
+            found += any(i == addresses for i, _ in want)
+    assert found > 500

@@ -105,6 +105,9 @@ _PLAIN_KEY = re.compile(r"[A-Za-z0-9_.-]+")
 # ``\\uXXXX`` whitespace is found in the line's decoded view.
 _SPACED_VALUE = r'(?:\s|\\+[nrt])*(?:[\[{]|\\*"(?:[^"\\\s]|\\+[^nrt\s])*(?:\s|\\+[nrt]))'
 
+# What can follow a shape end (``Trigger.shape_ends``) in folded ASCII text: no letter, digit or "_".
+_NOT_WORD_ASCII = tuple(chr(c) for c in range(0x80) if not (chr(c).isalnum() or chr(c) == "_"))
+
 # A window list of None means "the whole string".
 Plan = list[tuple[int, "list[tuple[int, int]] | None"]]
 
@@ -132,6 +135,9 @@ class Prefilter:
         self._line_own: set[int] = set()  # detectors with line_patterns
         leaf_words: dict[str, tuple[set[int], set[int]]] = {}  # word -> (detectors, line detectors)
         checked: dict[str, list[tuple[int, re.Pattern]]] = {}  # shape -> (detector, Trigger.shape_check)
+        ends: set[str] = set()  # Trigger.shape_ends: found in ASCII texts as ``tight`` words and at the end
+        tight: set[str] = set()
+        other: set[str] = set()  # every other word (the two sets above are left out of one automaton)
         line_words: dict[str, set[int]] = {}
         self.line_skip = True  # False: some detector cannot say cheaply what it needs
 
@@ -146,14 +152,24 @@ class Prefilter:
                 continue
             check = re.compile(trig.shape_check) if trig.shape_check else None
             shapes = set(trig.shapes)
+            shape_ends = set(trig.shape_ends)
             for w in (*(f for lit in trig.literals for f in literal_forms(lit)), *trig.shapes):
                 if not w:
                     continue
                 if check is not None and w in shapes:
                     word(w)
                     checked.setdefault(w, []).append((i, check))
+                    if w in shape_ends:
+                        ends.add(w)
+                        for c in _NOT_WORD_ASCII:
+                            word(w + c)
+                            checked.setdefault(w + c, []).append((i, check))
+                            tight.add(w + c)
+                    else:
+                        other.add(w)
                 else:
                     word(w)[1 if i in self.lines else 0].add(i)
+                    other.add(w)
                 if not trig.line_patterns:
                     for lw in line_forms(w):
                         line_words.setdefault(lw, set()).add(i)
@@ -214,7 +230,13 @@ class Prefilter:
         for w, ns in gates.items():
             ids, line_ids, _ = values.get(w, (frozenset(), (), ()))
             values[w] = (ids, line_ids, tuple(ns))
-        self._leaf_auto = _Matcher(values)
+        # A shape end (``Trigger.shape_ends``) is looked for as itself in texts beyond ASCII, and
+        # in ASCII texts as its ``tight`` words and at the text's end (``_tail_hits``); a word
+        # that is also something else stays in both automata.
+        kept = other | gates.keys()
+        self._leaf_auto = _Matcher(values, ascii_only=tight - kept, not_ascii=ends - kept)
+        self._tails = {w.encode("ascii"): k for k, w in enumerate(self._leaf_auto._words) if w in ends - kept}
+        self._tail_ends = tuple(self._tails)
         self._line_words = frozenset(k for k, v in enumerate(self._leaf_auto._values) if v[1])
         self._checked = {k: checked[w] for k, w in enumerate(self._leaf_auto._words) if w in checked}
         self._line_auto = _Matcher({w: frozenset(ids) for w, ids in line_words.items()})
@@ -224,7 +246,7 @@ class Prefilter:
         # shape checks) cannot tell one ASCII digit from another (``_digit_blind``).
         self._short: dict[tuple, tuple[Plan, list]] | None = {} if all(
             _digit_blind(rx.pattern) for _, rx, on_fold, _ in self._patterns if not on_fold) and all(
-            _digit_blind(rx.pattern) for group in checked.values() for _, rx in group) else None
+            _digit_blind(p) for p in {rx.pattern for group in checked.values() for _, rx in group}) else None
 
     # -- literal hits, shared with detectors -----------------------------------------------
     def literal_words(self) -> dict[str, int]:
@@ -274,6 +296,8 @@ class Prefilter:
         auto = self._leaf_auto
         if auto:
             found = auto.matches_ascii(ascii_fold)
+            if self._tail_ends and ascii_fold.endswith(self._tail_ends):
+                found = found + self._tail_hits(ascii_fold)
             self._last = (text, found)
             if found:
                 values = auto._values
@@ -309,6 +333,12 @@ class Prefilter:
             hit -= self.prose_only
         return [(i, None) for i in sorted(hit)]
 
+    def _tail_hits(self, ascii_fold: bytes) -> list[tuple[int, int, int]]:
+        """The shape ends (``Trigger.shape_ends``) an ASCII text ends with, as automaton hits: its
+        automaton looks for them only with a character after them."""
+        n = len(ascii_fold)
+        return [(k, n - len(w), n) for w, k in self._tails.items() if ascii_fold.endswith(w)]
+
     def _plan(self, text: str, prose: bool, only: frozenset[int] | None) -> Plan:
         hit: set[int] = set(self.always)
         where: dict[int, list[int]] = {}
@@ -327,7 +357,12 @@ class Prefilter:
             fold = ""
         if self._leaf_auto:
             values = self._leaf_auto._values
-            found = self._leaf_auto.matches(fold) if ascii_fold is None else self._leaf_auto.matches_ascii(ascii_fold)
+            if ascii_fold is None:
+                found = self._leaf_auto.matches(fold)
+            else:
+                found = self._leaf_auto.matches_ascii(ascii_fold)
+                if self._tail_ends and ascii_fold.endswith(self._tail_ends):
+                    found = found + self._tail_hits(ascii_fold)
             self._last = (text, found)
             if found:
                 # A word repeats (a log says "token" thousands of times): the detectors and gates
@@ -471,18 +506,25 @@ class _Matcher:
     """Every (start, value) of the given words in a text, overlapping ones included: one
     Aho-Corasick pass (ahocorasick-rs: three times pyahocorasick's speed on these word sets)."""
 
-    def __init__(self, words: dict):
+    def __init__(self, words: dict, ascii_only: Iterable[str] = (), not_ascii: Iterable[str] = ()):
+        """``ascii_only``/``not_ascii``: words looked for only in ASCII texts (``matches_ascii``) or
+        only in the others (``matches``); elsewhere a capital before them makes them words that
+        folded text never holds (same word indexes in both automata)."""
         self._words = list(words)
         self._values = [words[w] for w in self._words]
+        in_str, in_bytes = frozenset(ascii_only), frozenset(not_ascii)
+        self.one_kind = frozenset(k for k, w in enumerate(self._words) if w in in_str or w in in_bytes)
         # The DFA: twice the speed of the default (an NFA) on these word sets, for more memory
         # (a few MB for all detectors' literals).
-        self._ac = ahocorasick_rs.AhoCorasick(self._words, matchkind=ahocorasick_rs.MatchKind.Standard,
+        self._ac = ahocorasick_rs.AhoCorasick([("A" + w if w in in_str else w) for w in self._words],
+                                              matchkind=ahocorasick_rs.MatchKind.Standard,
                                               implementation=ahocorasick_rs.Implementation.DFA) \
             if self._words else None
         # The same words as UTF-8 bytes, for ASCII texts (``matches_ascii``); built here, before
         # the workers fork, so they share it.
         self._bac = ahocorasick_rs.BytesAhoCorasick(
-            [w.encode("utf-8", "surrogatepass") for w in self._words], matchkind=ahocorasick_rs.MatchKind.Standard,
+            [("A" + w if w in in_bytes else w).encode("utf-8", "surrogatepass") for w in self._words],
+            matchkind=ahocorasick_rs.MatchKind.Standard,
             implementation=ahocorasick_rs.Implementation.DFA) if self._words else None
 
     def __bool__(self) -> bool:
@@ -499,7 +541,8 @@ class _Matcher:
 
     def matches_ascii(self, data: bytes) -> list[tuple[int, int, int]]:
         """``matches`` of an ASCII text given as its bytes: the same list (same words, same
-        automaton kind, and the str automaton searches the text's UTF-8 bytes too)."""
+        automaton kind, and the str automaton searches the text's UTF-8 bytes too), but for the
+        words looked for in one kind of text only (``__init__``)."""
         return self._bac.find_matches_as_indexes(data, overlapping=True)  # type: ignore[union-attr]
 
     def value(self, k: int) -> Any:

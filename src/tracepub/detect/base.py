@@ -57,6 +57,10 @@ class Trigger:
     only, for ``literals``/``shapes``/``patterns``/``folded``: a cheap literal for every string,
     a precise (slower) check for the line skip, where a literal is too common in JSON itself
     (``"name":`` keys). The same rules apply: necessary and escape-safe.
+    ``shape_ends``: shapes (among ``shapes``) where ``shape_check`` matches only if no ASCII
+    letter, digit or underscore follows the shape (``St(?!\\w)``; list a longer word that can
+    follow, " street", as a shape of its own). In an ASCII text the automaton then looks for the
+    shape with each other ASCII character after it, and the text's end (" st" is in "start").
     """
 
     literals: tuple[str, ...] = ()
@@ -70,6 +74,7 @@ class Trigger:
     key_words: tuple[str, ...] = ()
     line_patterns: tuple[str, ...] = ()
     shape_check: str = ""
+    shape_ends: tuple[str, ...] = ()
 
 
 class Detector:

@@ -961,8 +961,11 @@ _ADDRESS_KEYS = ([(sp + w, 0) for sp in " \t" for w in _STREET_TYPE_WORDS]
 _ADDRESS_KIND = [k for _, k in _ADDRESS_KEYS]
 _WORD_CHAR = re.compile(r"\w")
 # Addresses' trigger (see there): the street-type words of ``_ADDRESS_KEYS`` as shapes (a word
-# whose start is another's is left out: " st" stands for " street"), checked where they start.
-_ADDRESS_SHAPES = tuple(sp + w for sp in " \t" for w in ("st", "ave", "rd", "road", "lane", "ln", "dr", "boulevard",
+# whose start is another's is left out: " ave" stands for " avenue"), checked where they start.
+# " st" (in " start", " string": three in four of these hits) is a shape end: in an ASCII text
+# it counts with no word character after it (``Trigger.shape_ends``), and " street" on its own.
+_ADDRESS_ENDS = (" st", "\tst")
+_ADDRESS_SHAPES = tuple(sp + w for sp in " \t" for w in ("st", "street", "ave", "rd", "road", "lane", "ln", "dr", "boulevard",
                                                           "blvd", "way", "court", "ct", "pl", "terrace", "gardens",
                                                           "parkway", "pkwy", "sq", "highway", "hwy", "crescent"))
 _ADDRESS_CHECK = r"[ \t](?:" + "|".join(sorted(_STREET_TYPE_WORDS, key=len, reverse=True)) + r")(?!\w)"
@@ -1014,7 +1017,7 @@ class Addresses(Detector):
     # house number, ``0[a-z]?,?[ \t]``, which stops at every digit). On raw lines (no shape
     # check there) the house number or the German word then a blank stands for them.
     trigger = Trigger(literals=_ADDRESS_LITERALS, shapes=_ADDRESS_SHAPES, shape_check=_ADDRESS_CHECK,
-                      line_patterns=(r"0[a-z]?,?[ \t]", _GERMAN_LINE), lines=True)
+                      shape_ends=_ADDRESS_ENDS, line_patterns=(r"0[a-z]?,?[ \t]", _GERMAN_LINE), lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not _ADDRESS_HINT.search(text):
