@@ -343,3 +343,62 @@ def test_shape_ends_give_the_plans_of_their_shapes(monkeypatch):
             assert new.prefilter.plan(text, prose) == want, (text, prose)
             found += any(i == addresses for i, _ in want)
     assert found > 500
+
+
+_NUMBER_PIECES = ["1.2.3.4", "1.234.5.6", "9.10.100.1", "10.0.0.1", "8.8.8.8 ", "v1.2.3.4", "a1.2.3.4", "_1.2.3.4", "1.2.3", "4111 1111 1111 1111",
+                  "4111-1111-1111-1111", "536-22-8726", "536 22 8726", "123456789", "1234567a", "AB 12 34 56 C",
+                  "AB123456C", "xAB 12 34 56 C", "2025-01-01", "12:34", "3", "42", "007", " ", ".", "-", ":", "x",
+                  "e", "_", "é", "٣", "hello world", "fe80::1"]
+
+
+def test_split_number_shape_matches_where_the_shape_matches():
+    """``_NUMBER_SHAPES`` (the "00" part, the ".0" part one character on) match where
+    ``_NUMBER_SHAPE`` does, on random folded text around every branch."""
+    from tracepub.detect.pii import _NUMBER_SHAPE, _NUMBER_SHAPES
+    from tracepub.prefilter import folded
+
+    whole, (digits, dot) = re.compile(_NUMBER_SHAPE), [re.compile(p) for p in _NUMBER_SHAPES]
+    rng = random.Random(43)
+    found = [0, 0]
+    for _ in range(4000):
+        text = folded("".join(rng.choice(_NUMBER_PIECES) for _ in range(rng.randint(1, 10))))
+        for p in range(len(text) + 1):
+            a, b = digits.match(text, p) is not None, dot.match(text, p + 1) is not None
+            assert (whole.match(text, p) is not None) == (a or b), (text, p)
+            found[0] += a
+            found[1] += b
+    assert min(found) > 200
+
+
+def test_split_number_shape_gives_the_plans_of_the_shape(monkeypatch):
+    """Numbers' digit shape searched as its two parts (``Trigger.folded_split``) gives the plans
+    of the one pattern: the parts' lines count once, together, for the ``WHOLE`` cut-off. Random
+    multi-line texts whose lines the two parts share, cover about half of, or all of; raw lines."""
+    import json
+
+    from tracepub.detect import DetectConfig, Engine, pii
+
+    cfg = DetectConfig(identity={"jdoe": "identity.username"})
+    new = Engine(cfg)
+    assert len(new.prefilter._split) == 2
+    monkeypatch.setattr(pii, "_NUMBER_TRIGGERS", (pii._NUMBER_SHAPE, *pii._NUMBER_TRIGGERS))
+    monkeypatch.setattr(pii, "_NUMBER_SHAPES", ())
+    old = Engine(cfg)
+    assert not old.prefilter._split
+    numbers = next(i for i, d in enumerate(new.detectors) if isinstance(d, pii._Numbers))
+    rng = random.Random(47)
+    kinds = set()
+    for _ in range(6000):
+        lines = ["".join(rng.choice(_NUMBER_PIECES) for _ in range(rng.randint(0, 4))) for _ in range(rng.randint(1, 9))]
+        text = "\n".join(lines)
+        for prose in (False, True):
+            want = old.prefilter._plan(text, prose, None)
+            assert new.prefilter._plan(text, prose, None) == want, (text, prose)
+            new.prefilter._short = {}
+            assert new.prefilter.plan(text, prose) == want, (text, prose)
+            if text.isascii() and "\n" not in text:
+                assert new.prefilter._plan_line(text, prose) == want, (text, prose)
+            kinds |= {w is None for i, w in want if i == numbers}
+        raw = json.dumps({"t": text})
+        assert new.prefilter.line_hits(raw) == old.prefilter.line_hits(raw), raw
+    assert kinds == {True, False}  # whole strings and windows

@@ -133,6 +133,7 @@ class Prefilter:
         self._key_patterns: list[tuple[int, re.Pattern]] = []  # Trigger.keys, on raw lines (folded)
         self._line_patterns: list[tuple[int, re.Pattern]] = []  # Trigger.line_patterns (folded)
         self._line_own: set[int] = set()  # detectors with line_patterns
+        self._split: dict[int, int] = {}  # pattern index -> its group's first (Trigger.folded_split)
         leaf_words: dict[str, tuple[set[int], set[int]]] = {}  # word -> (detectors, line detectors)
         checked: dict[str, list[tuple[int, re.Pattern]]] = {}  # shape -> (detector, Trigger.shape_check)
         ends: set[str] = set()  # Trigger.shape_ends: found in ASCII texts as ``tight`` words and at the end
@@ -184,6 +185,11 @@ class Prefilter:
                     '"(?:' + "|".join(map(re.escape, sorted(plain))) + r')\\*"(?:\s|\\+[nrt])*:' + value)))
             for pat, on_fold in (*((p, False) for p in trig.patterns), *((p, True) for p in trig.folded)):
                 self._patterns.append((i, re.compile(pat), on_fold, _anchor(pat)))
+            for group in trig.folded_split:
+                first = len(self._patterns)
+                for pat in group:
+                    self._split[len(self._patterns)] = first
+                    self._patterns.append((i, re.compile(pat), True, _anchor(pat)))
             if trig.line_patterns:  # on raw lines these stand for the literals and patterns above
                 self._line_own.add(i)
                 self._line_patterns += [(i, re.compile(pat)) for pat in trig.line_patterns]
@@ -204,7 +210,8 @@ class Prefilter:
         for n, (i, rx, on_fold, anchor) in enumerate(self._patterns):
             a = anchor or ""
             gated = 0
-            if a and a.isascii() and (not on_fold or folded(a) == a):
+            # Not the parts of a split pattern: they start with digits, in every number ("0.0").
+            if a and a.isascii() and (not on_fold or folded(a) == a) and n not in self._split:
                 for ascii_only in (False, True):
                     words = _gate_words(rx.pattern, a, on_fold, ascii_only)
                     if all(len(w) >= 2 and (on_fold or len(w) >= 3 or not any(c.isalpha() for c in w))
@@ -213,7 +220,11 @@ class Prefilter:
                         for w in words:
                             gates.setdefault(w, []).append(n)
                         break
-            if gated != 1 and len(a) >= 2 and _starts_with(rx.pattern, a):
+            if n in self._split and a:
+                # A split part searches every string with its group's first character, where the
+                # whole pattern searched once: its first character alone first (memchr).
+                anchor = a[:1]
+            elif gated != 1 and len(a) >= 2 and _starts_with(rx.pattern, a):
                 # re skips to a literal prefix itself, about twice as fast as ``in`` looks for two
                 # characters (its memchr is for one): no substring test first.
                 anchor = ""
@@ -392,6 +403,7 @@ class Prefilter:
                                         hit.add(i)
         limit = len(text) * self.WHOLE
         whole: set[int] = set()  # lines detectors whose hit lines already cover most of the text
+        split: dict[int, tuple[int, set[int]]] = {}  # Trigger.folded_split: (covered, line starts) of a group
         entries = self._plan_patterns[1 if prose else 0]
         if only is not None:
             entries = [e for e in entries if e[1] in only]
@@ -422,16 +434,33 @@ class Prefilter:
                 m = rx.search(subject)
                 if m is not None:
                     pos = where.setdefault(i, [])
-                    covered = 0
-                    while m is not None:
-                        start = m.start()
-                        pos.append(start)
-                        nl = subject.find("\n", start)
-                        covered += (nl if nl >= 0 else len(subject)) - subject.rfind("\n", 0, start)
-                        if covered > limit:
-                            whole.add(i)
-                            break
-                        m = rx.search(subject, nl + 1) if nl >= 0 else None
+                    group = self._split.get(n)
+                    if group is None:
+                        covered = 0
+                        while m is not None:
+                            start = m.start()
+                            pos.append(start)
+                            nl = subject.find("\n", start)
+                            covered += (nl if nl >= 0 else len(subject)) - subject.rfind("\n", 0, start)
+                            if covered > limit:
+                                whole.add(i)
+                                break
+                            m = rx.search(subject, nl + 1) if nl >= 0 else None
+                    else:  # the lines of the group's parts, each counted once
+                        covered, seen = split.get(group) or (0, set())
+                        while m is not None:
+                            start = m.start()
+                            pos.append(start)
+                            nl = subject.find("\n", start)
+                            before = subject.rfind("\n", 0, start)
+                            if before not in seen:
+                                seen.add(before)
+                                covered += (nl if nl >= 0 else len(subject)) - before
+                                if covered > limit:
+                                    whole.add(i)
+                                    break
+                            m = rx.search(subject, nl + 1) if nl >= 0 else None
+                        split[group] = (covered, seen)
             elif i not in hit and rx.search(subject):
                 hit.add(i)
         if not prose and self.prose_only:

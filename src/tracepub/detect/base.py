@@ -61,6 +61,11 @@ class Trigger:
     letter, digit or underscore follows the shape (``St(?!\\w)``; list a longer word that can
     follow, " street", as a shape of its own). In an ASCII text the automaton then looks for the
     shape with each other ASCII character after it, and the text's end (" st" is in "start").
+    ``folded_split``: regexes on the folded text like ``folded``, in groups that each stand for
+    one regex split by its alternatives' first characters (a match where one part matches), so
+    that ``re`` skips to each part's literal prefix ("00", "0.") rather than stopping at every
+    "0". A group counts as one pattern for the share of a string its lines cover
+    (``Prefilter.WHOLE``): the plans are the one regex's.
     """
 
     literals: tuple[str, ...] = ()
@@ -75,6 +80,7 @@ class Trigger:
     line_patterns: tuple[str, ...] = ()
     shape_check: str = ""
     shape_ends: tuple[str, ...] = ()
+    folded_split: tuple[tuple[str, ...], ...] = ()
 
 
 class Detector:

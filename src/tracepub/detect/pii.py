@@ -246,22 +246,35 @@ _EMAIL_TRIGGER = r"""@(?<![\s"(),;:<>\[\]\\@.]@)[^\s.@]+\.[^\s.]"""
 # stops at every digit, so it runs on these lines only.
 _PHONE_TRIGGER = (r"0(?<![a-z0-9_./-]0)(?!(?<![+(]0)0{0,2}\.0{1,3}\.0{1,3}\.0{1,3}[ \t().-]*+(?!0))"
                   r"(?:[ \t().-]*+0){6}[0 \t().-]{0,34}?(?<=0)(?![\w-]|\.0)")
+# Numbers' trigger: ``_NUMBER_SHAPE`` (searched as ``_NUMBER_SHAPES``, below) and these.
 _NUMBER_TRIGGERS = (
-    # At a word start, the digit shapes of cards, SSNs, NIFs and Aadhaar numbers (_DIGIT_SHAPES)
-    # and an IPv4 address; after two letters at a word start, a NINO's digits and letter. ISO
-    # dates and times, UUID groups and hex digests hold none of these (mostly: "6419908b" is a
-    # NIF shape). Every branch has a letter, a space or nothing before its first digit: the
-    # look-behind up front says so once, so a digit inside a run fails at once.
-    r"0(?<![0_]0)(?:(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
-    r"|0{6,7}-?[^\W\d_]|000(?:00000000|[- :]0000[- :]0000)|0{0,2}\.0{1,3}\.0{1,3}\.0)"
-    r"|(?<=[a-z][a-z]0)(?<![a-z0-9_][a-z][a-z]0)0 ?00 ?00 ?[a-d]"
-    r"|(?<=[a-z][a-z] 0)(?<![a-z0-9_][a-z][a-z] 0)0 ?00 ?00 ?[a-d])",
     r"[^\x00-\x7f\D]",  # a digit beyond ASCII (Presidio's card pattern reads \d): one class, scanned in C
     r":[0-9a-f]{1,4}:[0-9a-f]{1,4}:[0-9a-f]{1,4}:",  # IPv6 without "::"
     # IPv6 with "::" (_IPV6_ISH): what is right before it is nothing or a hex group of 1-4
     # (folded: digits are 0), not five word characters nor a letter beyond f ("std::", "py::").
     r"::(?<![a-z0-9_]{5}::)(?<![g-z_]::)(?<![g-z_][a-z0-9_]::)(?<![g-z_][a-z0-9_]{2}::)"
     r"(?<![g-z_][a-z0-9_]{3}::)",
+)
+# At a word start, the digit shapes of cards, SSNs, NIFs and Aadhaar numbers (_DIGIT_SHAPES) and
+# an IPv4 address; after two letters at a word start, a NINO's digits and letter. ISO dates and
+# times, UUID groups and hex digests hold none of these (mostly: "6419908b" is a NIF shape). Every
+# branch has a letter, a space or nothing before its first digit: the look-behind up front says
+# so once, so a digit inside a run fails at once.
+_NUMBER_SHAPE = (
+    r"0(?<![0_]0)(?:(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
+    r"|0{6,7}-?[^\W\d_]|000(?:00000000|[- :]0000[- :]0000)|0{0,2}\.0{1,3}\.0{1,3}\.0)"
+    r"|(?<=[a-z][a-z]0)(?<![a-z0-9_][a-z][a-z]0)0 ?00 ?00 ?[a-d]"
+    r"|(?<=[a-z][a-z] 0)(?<![a-z0-9_][a-z][a-z] 0)0 ?00 ?00 ?[a-d])")
+# ``_NUMBER_SHAPE`` split by what follows its first digit (``Trigger.folded_split``): a second
+# digit (every branch but the one-digit IPv4 group: the same branches with that digit read) or a
+# dot (that group, matched from its dot: one character on, on the same line). ``re`` skips to
+# "00" and to ".0" rather than starting a match at every digit.
+_NUMBER_SHAPES = (
+    r"00(?<![0_]00)(?:(?<![a-z0-9_]00)(?:00[- ]?0000?[- ]?0000?[- ]?000|0(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
+    r"|0{5,6}-?[^\W\d_]|00(?:00000000|[- :]0000[- :]0000)|0?\.0{1,3}\.0{1,3}\.0)"
+    r"|(?<=[a-z][a-z]00)(?<![a-z0-9_][a-z][a-z]00) ?00 ?00 ?[a-d]"
+    r"|(?<=[a-z][a-z] 00)(?<![a-z0-9_][a-z][a-z] 00) ?00 ?00 ?[a-d])",
+    r"\.0(?<=0\.0)(?<![a-z0-9_]0\.0)0{0,2}\.0{1,3}\.0",  # from its dot: fewer stops (same line)
 )
 # What every IPv6 form Presidio matches holds (its patterns start where no word character or
 # colon is before): "::" with nothing or a hex group of 1-4 right before it, or four colons
@@ -752,8 +765,8 @@ class _Numbers(Detector):
 
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
-        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, shapes=_iban_shapes(), shape_check=_IBAN_START,
-                               lines=True)
+        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, folded_split=(_NUMBER_SHAPES,), shapes=_iban_shapes(),
+                               shape_check=_IBAN_START, lines=True)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         return self._presidio.numbers(escaped_view(text), phones=False)
