@@ -215,11 +215,12 @@ def run_tracepub(folder: Path, env: dict[str, str], jobs: int | None, out: Path)
 
 
 def median_run(runs: list[dict]) -> dict:
-    """The run of median wall time (the lower middle one of an even number), with every run's
-    seconds beside it: one figure that a single slow or fast moment of the machine does not set."""
+    """The run of median wall time (of an even number, the slower of the two middle ones), with
+    every run's seconds beside it: one figure that a single slow or fast moment of the machine
+    does not set."""
     for r in runs:
         r["mb_per_s"] = r["bytes"] / 1e6 / r["seconds"]
-    chosen = dict(sorted(runs, key=lambda r: r["seconds"])[(len(runs) - 1) // 2])
+    chosen = dict(sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2])
     chosen["runs_seconds"] = [round(r["seconds"], 2) for r in runs]
     return chosen
 
@@ -374,6 +375,8 @@ def print_report(r: dict) -> None:
         mb = tp["bytes"] / 1e6
         print(f"            median of {len(secs)} runs: " + ", ".join(f"{x:.1f}" for x in secs)
               + f" s ({mb / max(secs):.1f} to {mb / min(secs):.1f} MB/s)")
+    print(f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
+          f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)")
     perf = tp.get("perf") or {}
     if perf:
         lines = perf.get("lines", 0) or 1
