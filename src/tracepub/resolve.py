@@ -59,8 +59,8 @@ def _rank(type_: str) -> int:
 
 def shadows(s: Span, type_: str, confidence: float) -> bool:
     """Whether a span of ``type_`` and ``confidence`` over exactly ``s``'s text can be left out
-    of ``resolve``'s input when ``s`` is in it, the output the same (the engine then never makes
-    it: a home-path username the exact values found too).
+    of ``resolve``'s input when ``s`` is in it, the output the same (the engine drops it
+    before resolve: a home-path username the exact values found too).
 
     Why this suffices: a non-empty span sorts beside ``s`` (same start and end) and joins the
     cluster ``s`` is in, overlapping exactly what ``s`` overlaps, so the clusters and their

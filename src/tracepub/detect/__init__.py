@@ -149,9 +149,9 @@ class Engine:
             if share is not None:
                 share(self.prefilter)
         self._free = [getattr(d, "context_free", False) for d in self.detectors]
-        # Home-path usernames the exact values found too (the user's own: most of them) are not
-        # made: resolve would keep the exact value's span anyway (``resolve.shadows``). Both are
-        # context-free and run in registration order, the exact values first.
+        # Home-path usernames the exact values found too (the user's own: most of them) are dropped
+        # before resolve, which would keep the exact value's span anyway (``resolve.shadows``).
+        # Both are context-free and run in registration order, the exact values first.
         from tracepub.detect.identity import ExactValues, HomePaths
 
         exact = [i for i, d in enumerate(self.detectors) if isinstance(d, ExactValues)]
@@ -303,19 +303,19 @@ class Engine:
             for step in self._plan(text, view, prose):
                 i = step[0]
                 if is_free[i]:
-                    if i == home_i and exact:
+                    got = self._run(step, text, view, leaf)
+                    if i == exact_i:
+                        exact = got
+                    elif i == home_i and exact and got:
                         # Where ``resolve.shadows`` holds (a narrower test: rank >= from the types
                         # above, then confidence strictly higher), without a look-up per span.
                         strong, confidence = self._home_under, self._home_confidence
-                        skip = {(s.start, s.end) for s in exact
+                        shadowed = {(s.start, s.end) for s in exact
                                 if s.type in strong and s.confidence > confidence and s.action == REDACTED
                                 and s.end > s.start}
-                        free.extend(self._run(step, text, view, leaf, skip))
-                    else:
-                        got = self._run(step, text, view, leaf)
-                        if i == exact_i:
-                            exact = got
-                        free.extend(got)
+                        if shadowed:
+                            got = [s for s in got if (s.start, s.end) not in shadowed]
+                    free.extend(got)
                 else:
                     contextual.append(step)
             entry = [free, contextual, None]
@@ -382,18 +382,17 @@ class Engine:
         return sorted(steps, key=lambda s: s[0])
 
     def _run(self, step: tuple[int, list[tuple[int, int]] | None], text: str, view: str,
-             leaf: Leaf, skip: set[tuple[int, int]] | None = None) -> list[Span]:
-        """``skip`` (HomePaths only): where not to make a span."""
+             leaf: Leaf) -> list[Span]:
         i, windows = step
         detector = self.detectors[i]
         if not self._raw[i]:
             text = view
         if windows is None:
-            return detector.scan(text, leaf) if skip is None else detector.scan(text, leaf, skip)  # type: ignore[call-arg]
+            return detector.scan(text, leaf)
         self.stats["windows"] += len(windows)
         scan_windows = getattr(detector, "scan_windows", None)
         if scan_windows is not None:  # finds on these lines, reads context around them
-            return scan_windows(text, windows, leaf) if skip is None else scan_windows(text, windows, leaf, skip)
+            return scan_windows(text, windows, leaf)
         out: list[Span] = []
         for a, b in windows:
             for s in detector.scan(text[a:b], leaf):

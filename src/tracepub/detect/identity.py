@@ -10,7 +10,6 @@ secrets do not (a secret inside a longer string is still a secret).
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
 
 import ahocorasick
 
@@ -194,18 +193,11 @@ class HomePaths(Detector):
 
     TYPE, CONFIDENCE = "pii.username", 0.9
 
-    def scan(self, text: str, leaf: Leaf, skip: Collection[tuple[int, int]] = ()) -> list[Span]:
-        """``skip``: (start, end) of spans not to make (the engine's: ones the exact values
-        found, which ``resolve`` would drop anyway: ``resolve.shadows``)."""
-        return [Span(a, b, self.TYPE, self.name, self.CONFIDENCE) for a, b in self._found(text)
-                if not skip or (a, b) not in skip]
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return [Span(a, b, self.TYPE, self.name, self.CONFIDENCE) for a, b in self._found(text)]
 
-    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf,
-                     skip: Collection[tuple[int, int]] = ()) -> list[Span]:
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
         """``scan`` on each window, its spans shifted (made once, not made and copied)."""
-        if skip:
-            return [Span(a, b, self.TYPE, self.name, self.CONFIDENCE) for w0, w1 in windows
-                    for a, b in ((a + w0, b + w0) for a, b in self._found(text[w0:w1])) if (a, b) not in skip]
         return [Span(a + w0, b + w0, self.TYPE, self.name, self.CONFIDENCE) for w0, w1 in windows
                 for a, b in self._found(text[w0:w1])]
 
