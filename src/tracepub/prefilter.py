@@ -242,11 +242,12 @@ class Prefilter:
             ids, line_ids, _ = values.get(w, (frozenset(), (), ()))
             values[w] = (ids, line_ids, tuple(ns))
         # A shape end (``Trigger.shape_ends``) is looked for as itself in texts beyond ASCII, and
-        # in ASCII texts as its ``tight`` words and at the text's end (``_tail_hits``); a word
+        # in ASCII texts as its ``tight`` words and at the text's end (``_ascii_hits``); a word
         # that is also something else stays in both automata.
         kept = other | gates.keys()
-        self._leaf_auto = _Matcher(values, ascii_only=tight - kept, not_ascii=ends - kept)
-        self._tails = {w.encode("ascii"): k for k, w in enumerate(self._leaf_auto._words) if w in ends - kept}
+        tails = ends - kept
+        self._leaf_auto = _Matcher(values, ascii_only=tight - kept, not_ascii=tails)
+        self._tails = {w.encode("ascii"): k for k, w in enumerate(self._leaf_auto._words) if w in tails}
         self._tail_ends = tuple(self._tails)
         self._line_words = frozenset(k for k, v in enumerate(self._leaf_auto._values) if v[1])
         self._checked = {k: checked[w] for k, w in enumerate(self._leaf_auto._words) if w in checked}
@@ -306,9 +307,7 @@ class Prefilter:
         opened: set[int] | tuple = ()
         auto = self._leaf_auto
         if auto:
-            found = auto.matches_ascii(ascii_fold)
-            if self._tail_ends and ascii_fold.endswith(self._tail_ends):
-                found = found + self._tail_hits(ascii_fold)
+            found = self._ascii_hits(ascii_fold)
             self._last = (text, found)
             if found:
                 values = auto._values
@@ -344,11 +343,15 @@ class Prefilter:
             hit -= self.prose_only
         return [(i, None) for i in sorted(hit)]
 
-    def _tail_hits(self, ascii_fold: bytes) -> list[tuple[int, int, int]]:
-        """The shape ends (``Trigger.shape_ends``) an ASCII text ends with, as automaton hits: its
-        automaton looks for them only with a character after them."""
-        n = len(ascii_fold)
-        return [(k, n - len(w), n) for w, k in self._tails.items() if ascii_fold.endswith(w)]
+    def _ascii_hits(self, ascii_fold: bytes) -> list[tuple[int, int, int]]:
+        """The automaton's hits in an ASCII text's folded bytes, with the shape ends
+        (``Trigger.shape_ends``) the text ends with: the bytes automaton looks for those only
+        with a character after them."""
+        found = self._leaf_auto.matches_ascii(ascii_fold)
+        if self._tail_ends and ascii_fold.endswith(self._tail_ends):
+            n = len(ascii_fold)
+            found = found + [(k, n - len(w), n) for w, k in self._tails.items() if ascii_fold.endswith(w)]
+        return found
 
     def _plan(self, text: str, prose: bool, only: frozenset[int] | None) -> Plan:
         hit: set[int] = set(self.always)
@@ -368,12 +371,7 @@ class Prefilter:
             fold = ""
         if self._leaf_auto:
             values = self._leaf_auto._values
-            if ascii_fold is None:
-                found = self._leaf_auto.matches(fold)
-            else:
-                found = self._leaf_auto.matches_ascii(ascii_fold)
-                if self._tail_ends and ascii_fold.endswith(self._tail_ends):
-                    found = found + self._tail_hits(ascii_fold)
+            found = self._leaf_auto.matches(fold) if ascii_fold is None else self._ascii_hits(ascii_fold)
             self._last = (text, found)
             if found:
                 # A word repeats (a log says "token" thousands of times): the detectors and gates
@@ -415,10 +413,10 @@ class Prefilter:
                 subject = fold
             else:
                 subject = text
-            if gated and (n in opened or gated == 1 or is_ascii):
+            if gated and (n in opened or gated == 1 or is_ascii):  # its gate words decide
                 if n not in opened:
                     continue
-            elif anchor is None:
+            elif anchor is None:  # (ASCII-only gate words, a text beyond ASCII: as if ungated)
                 if subject.isascii():
                     continue
                 # One class of characters beyond ASCII (a digit beyond ASCII): first searched in
@@ -434,32 +432,23 @@ class Prefilter:
                 m = rx.search(subject)
                 if m is not None:
                     pos = where.setdefault(i, [])
+                    # A split group's parts count their lines together, each line once (a lone
+                    # pattern's matches are on lines one after another: none is seen twice).
                     group = self._split.get(n)
-                    if group is None:
-                        covered = 0
-                        while m is not None:
-                            start = m.start()
-                            pos.append(start)
-                            nl = subject.find("\n", start)
-                            covered += (nl if nl >= 0 else len(subject)) - subject.rfind("\n", 0, start)
+                    covered, seen = split.get(group) or (0, set())
+                    while m is not None:
+                        start = m.start()
+                        pos.append(start)
+                        nl = subject.find("\n", start)
+                        before = subject.rfind("\n", 0, start)
+                        if before not in seen:
+                            seen.add(before)
+                            covered += (nl if nl >= 0 else len(subject)) - before
                             if covered > limit:
                                 whole.add(i)
                                 break
-                            m = rx.search(subject, nl + 1) if nl >= 0 else None
-                    else:  # the lines of the group's parts, each counted once
-                        covered, seen = split.get(group) or (0, set())
-                        while m is not None:
-                            start = m.start()
-                            pos.append(start)
-                            nl = subject.find("\n", start)
-                            before = subject.rfind("\n", 0, start)
-                            if before not in seen:
-                                seen.add(before)
-                                covered += (nl if nl >= 0 else len(subject)) - before
-                                if covered > limit:
-                                    whole.add(i)
-                                    break
-                            m = rx.search(subject, nl + 1) if nl >= 0 else None
+                        m = rx.search(subject, nl + 1) if nl >= 0 else None
+                    if group is not None:
                         split[group] = (covered, seen)
             elif i not in hit and rx.search(subject):
                 hit.add(i)
