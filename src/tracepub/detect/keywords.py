@@ -131,24 +131,3 @@ class KeywordIndex:
         if hits is None:
             return None
         return self._router.route(text, hits)[self._slot]  # (callers only read it)
-
-    def _find_text_alone(self, text: str) -> list[tuple[int, int, int]] | None:
-        """``find_text`` reading the prefilter's hits for this index alone (what ``_Router``
-        replaces; kept for the tests that compare the two)."""
-        shared = self._shared
-        if shared is None:
-            return None
-        if not text.isascii() and (_CASE_ODD[0] in text or _CASE_ODD[1] in text):
-            return None
-        prefilter, table = shared
-        hits = prefilter.literal_hits(text)
-        if hits is None:
-            return None
-        out = []
-        for k, a, b in hits:
-            entries = table.get(k)
-            if entries is not None:
-                for j, kw, digit in entries:
-                    if not digit or text[a:b].lower() == kw:
-                        out.append((j, a, b))
-        return out
