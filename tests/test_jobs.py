@@ -1,4 +1,4 @@
-"""The same bytes out whatever the number of worker processes, huge files split or not."""
+"""The same bytes out whatever the number of worker processes."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tracepub import pipeline
 from tracepub.cli import detect_config
-from tracepub.pipeline import RunOptions, line_spans, run
+from tracepub.pipeline import RunOptions, run
 from tracepub.placeholders import KEY_FILE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,46 +36,22 @@ def _redact(src: Path, out: Path, jobs: int, key: bytes) -> dict:
     return summary.to_json()
 
 
-def test_jobs_1_and_2_write_the_same_bytes(sessions, tmp_path, monkeypatch):
-    # Small split size: the big sessions are cut into line ranges shared by the workers.
-    monkeypatch.setattr(pipeline, "SPLIT_BYTES", 200_000)
+def test_jobs_1_and_2_write_the_same_bytes(sessions, tmp_path):
     assert any(p.stat().st_size > 400_000 for p in sessions.rglob("*.jsonl"))
     key = bytes(range(32))
     one = _redact(sessions, tmp_path / "one", 1, key)
     two = _redact(sessions, tmp_path / "two", 2, key)
     assert one["files"] == two["files"] >= 2 and one["findings"] == two["findings"]
     assert sum(one["findings"].values()) > 100
-    a, b = _tree(tmp_path / "one" / "dataset"), _tree(tmp_path / "two" / "dataset")
-    assert a == b
+    assert _tree(tmp_path / "one" / "dataset") == _tree(tmp_path / "two" / "dataset")
     assert (tmp_path / "one/review/findings.jsonl").read_bytes() == (tmp_path / "two/review/findings.jsonl").read_bytes()
     m1, m2 = (json.loads((tmp_path / d / "manifest.json").read_text()) for d in ("one", "two"))
     assert m1["files"] == m2["files"] and m1["config_hash"] == m2["config_hash"]
-    assert not (tmp_path / "two/review/.work").exists()
-    # Split or not, a line is the same line: compare with an unsplit run.
-    monkeypatch.setattr(pipeline, "SPLIT_BYTES", 1 << 40)
-    _redact(sessions, tmp_path / "whole", 2, key)
-    assert _tree(tmp_path / "whole" / "dataset") == a
-    assert (tmp_path / "whole/review/findings.jsonl").read_bytes() == (tmp_path / "one/review/findings.jsonl").read_bytes()
 
 
-def test_line_spans_cut_at_line_starts(tmp_path):
-    path = tmp_path / "f.jsonl"
-    lines = [f'{{"n": {i}, "pad": "{"x" * (i % 37)}"}}\n'.encode() for i in range(500)]
-    path.write_bytes(b"".join(lines) + b'{"last": "no newline"}')
-    spans = line_spans(path, 1000)
-    data = path.read_bytes()
-    assert spans[0][0] == 0 and spans[-1][1] == len(data)
-    for (s, e, first), nxt in zip(spans, spans[1:] + [None], strict=True):
-        assert s == 0 or data[s - 1 : s] == b"\n"
-        assert first == data[:s].count(b"\n") + 1
-        if nxt:
-            assert nxt[0] == e
-
-
-def test_samples_of_every_harness_same_bytes_for_any_jobs(tmp_path, monkeypatch):
+def test_samples_of_every_harness_same_bytes_for_any_jobs(tmp_path):
     """The bundled sample traces (every harness, SQLite stores included): jobs 1 == jobs 2."""
     samples = ROOT / "sample_traces"
-    monkeypatch.setattr(pipeline, "SPLIT_BYTES", 2_000)  # Claude sessions split into many pieces
     key = bytes(range(32, 64))
     one = _redact(samples, tmp_path / "one", 1, key)
     two = _redact(samples, tmp_path / "two", 2, key)

@@ -15,8 +15,10 @@ Cost of a reused unit: a stat per file, and a sha256 of its bytes when the size 
 
 from __future__ import annotations
 
+import base64
 import functools
 import hashlib
+import hmac
 import json
 import os
 from pathlib import Path
@@ -71,6 +73,56 @@ def _file_sha256(path: str, size: int, mtime_ns: int) -> bytes:
     """Raises OSError for a file that cannot be read (not cached)."""
     with open(path, "rb") as fh:  # file_digest reads into one buffer: no new bytes per chunk
         return hashlib.file_digest(fh, "sha256").digest()
+
+
+def seal(found: dict, unit: Unit, key: bytes) -> str | None:
+    """A unit's found values (``detect.found``), encrypted for its next reuse.
+
+    A reused unit is not read again, yet the values it redacted must still be looked for in
+    every other file. They are not stored in clear (review/ holds no secret in clear): the key
+    is the HMAC, under the placeholder key, of the unit's source bytes, which nothing stores,
+    so only someone holding the unchanged sources (who has the values anyway) can open them.
+    None when a source cannot be read (the unit is then not reused)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    secret = _source_key(unit, key)
+    if secret is None:
+        return None
+    nonce = os.urandom(12)
+    data = json.dumps(sorted([v, t, a] for v, (t, a) in found.items()), ensure_ascii=False).encode("utf-8",
+                                                                                                  "surrogatepass")
+    return base64.b64encode(nonce + AESGCM(secret).encrypt(nonce, data, None)).decode()
+
+
+def unseal(blob: Any, unit: Unit, key: bytes) -> dict | None:
+    """``seal``'s values, or None if the sources changed or the blob is not ours."""
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    if not isinstance(blob, str):
+        return None
+    secret = _source_key(unit, key)
+    if secret is None:
+        return None
+    try:
+        raw = base64.b64decode(blob)
+        data = AESGCM(secret).decrypt(raw[:12], raw[12:], None)
+        return {v: (t, a) for v, t, a in json.loads(data.decode("utf-8", "surrogatepass"))}
+    except (ValueError, InvalidTag, TypeError):
+        return None
+
+
+def _source_key(unit: Unit, key: bytes) -> bytes | None:
+    mac = hmac.new(key, b"tracepub found values\0", hashlib.sha256)
+    try:
+        for p in deps_of(unit):
+            mac.update(str(p).encode("utf-8", "surrogateescape") + b"\0")
+            with open(p, "rb") as fh:
+                while block := fh.read(1 << 20):
+                    mac.update(block)
+    except OSError:
+        return None
+    return mac.digest()
 
 
 def run_key(config_hash: str, extra: Any = None) -> str:

@@ -28,9 +28,10 @@ from typing import Any
 
 import orjson
 
-from tracepub import __version__, decisions, selection
+from tracepub import __version__, decisions, incremental, selection
 from tracepub.deny import Denied, DenyMatcher
-from tracepub.detect import DetectConfig, Engine, path_detectors
+from tracepub.detect import DetectConfig, Engine, build_detectors, path_detectors
+from tracepub.detect.found import Found, Scanner, merge
 from tracepub.discover import default_sources, discover
 from tracepub.model import Problem, Record, Unit
 from tracepub.output import (
@@ -98,11 +99,14 @@ class UnitResult:
     sha256: str = ""
     perf: dict[str, int] = field(default_factory=dict)
     reused: bool = False
-    people: list[str] = field(default_factory=list)  # the engine's per-file memory at the end (pieces)
     fold: Any = None  # report.FileFold of the findings written (None: read the part back)
     # (sha256, output.file_stamp) of the output file as the worker wrote it: the manifest uses
     # the digest while the file is still that one (None: the manifest hashes the file).
     written: tuple | None = None
+    # The values redacted here that are redacted everywhere (detect.found): value -> (type, action),
+    # and the same sealed for the next run's reuse (incremental.seal).
+    found: Found = field(default_factory=dict)
+    sealed: str | None = None
 
 
 @dataclass
@@ -133,13 +137,6 @@ class RunSummary:
 
 # -- worker side ------------------------------------------------------------------------------
 _WORKER: dict[str, Any] = {}
-# A splittable unit larger than this is cut at line starts into ranges of about this size, so a
-# single huge session uses every worker. The cut does not depend on --jobs: same bytes out.
-# Off by default (0): people found in a file are remembered for the rest of it, so a piece that
-# holds a name found earlier is redone (``_reruns``); on traces, where names recur, that costs
-# more than one core reading the file. The machinery stays, tested with a small value.
-SPLIT_BYTES = 0
-WORK = ".work"  # review/.work/: pieces of split units while they are being processed
 # Records are handled in batches so NER sees the prose of many records in one spaCy call;
 # memory stays bounded by the batch, not the file.
 BATCH_RECORDS = 256
@@ -160,26 +157,24 @@ GC_THRESHOLD = (1_000_000, 10, 10)
 
 @dataclass
 class Task:
-    """One unit, or one line range of a split unit (``span``: start byte, end byte, first line)."""
+    """One unit to redact, and where."""
 
     index: int
     unit: Unit
     dest: str
     out: Path
-    span: tuple[int, int, int] | None = None
-    piece: int = 0
     size: int = 0
-    # People found earlier in the file (pieces after the first): the engine's per-file memory.
-    seed: tuple[str, ...] = ()
 
 
-def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs: bool, deny: tuple = ()) -> None:
-    args = (cfg, key, keep_ids, remove_blobs, tuple(deny))
+def _init_worker(cfg: DetectConfig, key: bytes, keep_ids: set[str], remove_blobs: bool, deny: tuple = (),
+                 found: Found | None = None) -> None:
+    """``found``: the second pass's values found elsewhere in the dataset (``detect.found``)."""
+    args = (cfg, key, keep_ids, remove_blobs, tuple(deny), found)
     if _WORKER.get("args") == args:  # forked from a main process that built it already
         return
     from tracepub import blobs
 
-    engine = Engine(cfg, line_literals=blobs.LINE_LITERALS if remove_blobs else ())
+    engine = Engine(cfg, build_detectors(cfg, found), line_literals=blobs.LINE_LITERALS if remove_blobs else ())
     _WORKER["args"] = args
     _WORKER["deny"] = DenyMatcher(list(deny)) if deny else None
     _WORKER["redactor"] = Redactor(engine, Namer(key), keep_ids, remove_blobs)
@@ -193,18 +188,8 @@ def _encode(rec_raw: str | None, new: Any, one_line: bool = False) -> bytes:
     return dumps_like_bytes(rec_raw, new, one_line)
 
 
-def _piece_paths(task: Task) -> tuple[Path, Path]:
-    """Where a task writes its output and its findings: the final places for a whole unit,
-    review/.work/ for a piece of a split one (joined by the main process)."""
-    if task.span is None:
-        return task.out / DATASET / task.dest, _part_path(task.out, task.dest)
-    stem = _part_path(task.out, task.dest).stem + f"-{task.piece:05d}"
-    work = task.out / REVIEW / WORK
-    return work / (stem + ".data"), work / (stem + ".findings")
-
-
 def _process(task: Task) -> UnitResult:
-    """Redact one unit or one line range of it, streaming: a record at a time is in memory,
+    """Redact one unit, streaming: a record at a time is in memory,
     findings go to disk as they are made. Lines on which no trigger fires are written back
     without being walked (``Engine.line_hits``)."""
     red: Redactor = _WORKER["redactor"]
@@ -212,23 +197,15 @@ def _process(task: Task) -> UnitResult:
     unit, dest = task.unit, task.dest
     reader = reader_for_unit(unit)
     res = UnitResult(unit.harness, str(unit.source), dest)
-    from tracepub import incremental
-
-    records: Any = None
-    source_digest: Any = None  # the source's sha256 as the reader reads it (no second read to hash it)
-    if task.span is None:
-        res.deps = incremental.fingerprint(unit)  # before reading: a change meanwhile shows next run
-        source_digest = hashlib.sha256()
-        records = records_hashing(reader, unit, res.problems, source_digest)
-        if records is None:
-            source_digest = None
-            res.sha256 = incremental.content_sha256(unit)
-        res.bytes_in = sum(max(0, d[1]) for d in res.deps)
-    else:
-        res.bytes_in = task.span[1] - task.span[0]
+    res.deps = incremental.fingerprint(unit)  # before reading: a change meanwhile shows next run
+    # the source's sha256 as the reader reads it (no second read to hash it)
+    source_digest: Any = hashlib.sha256()
+    records: Any = records_hashing(reader, unit, res.problems, source_digest)
+    if records is None:
+        source_digest = None
+        res.sha256 = incremental.content_sha256(unit)
+    res.bytes_in = sum(max(0, d[1]) for d in res.deps)
     red.start_unit(dest, unit.harness, reader.is_prose, getattr(reader, "prose_strings", None))
-    if task.seed:
-        engine.seed_people(task.seed)
     red.types.clear(), red.blobs.clear()
     before = Counter(engine.stats)
     from tracepub.report import FileFold
@@ -237,10 +214,9 @@ def _process(task: Task) -> UnitResult:
     actions: Counter[str] = Counter()
     skipped = 0
     skip_ok = engine.prefilter.line_skip
-    target, found = _piece_paths(task)
+    target, found = task.out / DATASET / task.dest, _part_path(task.out, task.dest)
     if records is None:
-        records = reader.records(unit, res.problems) if task.span is None else \
-            reader.records_span(unit, res.problems, task.span)  # type: ignore[attr-defined]
+        records = reader.records(unit, res.problems)
     batched = engine.prefetches
     deny: DenyMatcher | None = _WORKER.get("deny")
     # Records are lines, written back one a line: none holds a line break (readers split on it).
@@ -295,17 +271,15 @@ def _process(task: Task) -> UnitResult:
                     flush(batch)
                     batch, size = [], 0
             flush(batch)
-        if task.span is None:
-            res.written = (digest.hexdigest(), file_stamp(target))
-            if source_digest is not None:  # every record read: the digest is of the whole file
-                res.sha256 = incremental.content_sha256(unit, {unit.source: source_digest.digest()})
+        res.written = (digest.hexdigest(), file_stamp(target))
+        if source_digest is not None:  # every record read: the digest is of the whole file
+            res.sha256 = incremental.content_sha256(unit, {unit.source: source_digest.digest()})
     except Denied as d:  # atomic_writer removed its temporary files: nothing of it was written
         res.ok, res.denied, red.findings = False, d.hit.to_json(), []
         actions.clear()
         fold = FileFold()
-        if task.span is None:
-            with contextlib.suppress(OSError):
-                target.unlink()  # an earlier run's file
+        with contextlib.suppress(OSError):
+            target.unlink()  # an earlier run's file
     except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
         res.ok = False
         res.problems.append(Problem(str(unit.source), None, f"failed: {type(exc).__name__}: {exc}"))
@@ -317,14 +291,15 @@ def _process(task: Task) -> UnitResult:
         with atomic_writer(found, "wb"):
             pass
     res.fold = fold
+    res.found = dict(red.found) if res.ok else {}
+    if res.found:
+        res.sealed = incremental.seal(res.found, unit, red.namer.key)
     res.types = dict(red.types)
     res.blobs = dict(red.blobs)
     res.actions = dict(actions)
     perf = Counter(engine.stats)
     perf.subtract(before)
     res.perf = {k: v for k, v in perf.items() if v} | {"lines": res.records, "lines_skipped": skipped}
-    if task.span is not None:
-        res.people = engine.people()
     return res
 
 
@@ -354,16 +329,19 @@ def config_hash(opts: RunOptions, namer: Namer) -> str:
     return hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()
 
 
-def assign_dests(units: list[Unit], red: Redactor) -> tuple[list[str], list[dict]]:
+def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = None) -> tuple[list[str], list[dict]]:
     """Output paths: the harness folder, then the source's relative path with its components
     redacted (usernames live in folder names); duplicates get ``-2``, ``-3``.
-    Returns the paths and the findings made in file and folder names."""
+    Returns the paths and the findings made in file and folder names; the values found in
+    them that are redacted everywhere are appended to ``found``."""
     taken: set[str] = set()
     dests: list[str] = []
     findings: list[dict] = []
     for u in units:
         red.start_unit("", u.harness, None)
         parts = [red.redact_text(p, ("#file",)) for p in Path(u.relpath).parts]
+        if found is not None and red.found:
+            found.append(red.found)
         dest = "/".join([u.harness, *parts])
         if dest in taken:
             stem, dot, suffix = dest.rpartition(".")
@@ -417,19 +395,25 @@ def _run(opts: RunOptions) -> RunSummary:
     units = plan.units
 
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect)), namer, opts.keep_ids)
-    dests, path_findings = assign_dests(units, path_red)
+    path_found: list[Found] = []
+    dests, path_findings = assign_dests(units, path_red, path_found)
 
     summary = RunSummary(out=str(out))
     summary.skipped = disc.skipped
     summary.duplicates = disc.duplicates
     problems: list[Problem] = list(disc.problems)
 
-    from tracepub import incremental
-
     chash = config_hash(opts, namer)
     state = incremental.State(out, incremental.run_key(chash, _unit_options(opts)), namer.value_id)
     started = time.perf_counter()
     results = _redact_units(opts, key, units, dests, state)
+    found = merge([*path_found, *(r.found for r in results if r.ok)])
+    if found:
+        dests, path_findings, path_red = _everywhere(opts, key, units, dests, results, found)
+    for i, r in enumerate(results):
+        if r.ok and not r.reused:
+            state.record(r.dest, units[i], r.deps, r.sha256, out / DATASET / r.dest, _part_path(out, r.dest),
+                         _result_json(r))
     redacted = time.perf_counter()
     summary.ner = _WORKER["ner"] if "ner" in _WORKER else None
     summary.reused = sum(1 for r in results if r.reused)
@@ -548,52 +532,64 @@ def _unit_options(opts: RunOptions) -> Any:
 
 def _redact_units(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str],
                   state: Any) -> list[UnitResult]:
-    """Reuse unchanged units, split huge ones, run the rest on ``jobs`` processes (largest
-    first, so one big file does not finish last alone), and return one result per unit in
-    unit order: the output does not depend on the number of processes or their timing."""
+    """Reuse unchanged units, run the rest on ``jobs`` processes (largest first, so one big
+    file does not finish last alone), and return one result per unit in unit order: the output
+    does not depend on the number of processes or their timing."""
     out = opts.out
     results: list[UnitResult | None] = [None] * len(units)
     tasks: list[Task] = []
-    split: dict[int, tuple[list, str]] = {}
     for i, (u, d) in enumerate(zip(units, dests, strict=True)):
         entry = state.reusable(u, d, out / DATASET / d, _part_path(out, d))
-        if entry is not None:
-            results[i] = _result_from(entry["result"], d)
-            results[i].deps = entry["deps"]  # (keyed names): a store file's bytes still count once
+        found = _reused_found(entry, u, key)
+        if entry is not None and found is not None:
+            reused = results[i] = _result_from(entry["result"], d)
+            reused.found, reused.sealed = found, entry["result"].get("found")
+            reused.deps = entry["deps"]  # (keyed names): a store file's bytes still count once
             state.keep(d, entry)
             continue
-        tasks.extend(_tasks_for(i, u, d, out, split))
-    shutil.rmtree(out / REVIEW / WORK, ignore_errors=True)
+        tasks.append(_task(i, u, d, out))
     initargs = (opts.detect, key, opts.keep_ids, opts.remove_blobs, tuple(opts.deny))
     _init_worker(*initargs)  # here too: forked workers inherit it (imports, models) for free
     jobs = max(1, min(opts.jobs or os.cpu_count() or 1, len(tasks)))
     bar = _progress(len(tasks), opts.progress)
-    done = _run_tasks(tasks, jobs, initargs, bar)
-    # A piece of a split file starts with an empty memory of the people found earlier in the
-    # file; where it holds one of those names, it is redone with that memory: the same bytes as
-    # reading the file in one go.
-    redo = _reruns(tasks, done)
-    if redo:
-        again = _run_tasks([tasks[n] for n in redo], min(jobs, len(redo)), initargs, bar)
-        for n, r in zip(redo, again, strict=True):
-            done[n] = r
+    for t, r in zip(tasks, _run_tasks(tasks, jobs, initargs, bar), strict=True):
+        results[t.index] = r
     bar.close()
-    pieces: dict[int, list[tuple[Task, UnitResult]]] = {}
-    for t, r in zip(tasks, done, strict=True):
-        assert r is not None
-        if t.span is None:
-            results[t.index] = r
-        else:
-            pieces.setdefault(t.index, []).append((t, r))
-    for i, parts in pieces.items():
-        results[i] = _join(parts, *split[i])
-    shutil.rmtree(out / REVIEW / WORK, ignore_errors=True)
-    for i, r in enumerate(results):
-        assert r is not None
-        if r.ok and not r.reused:
-            state.record(r.dest, units[i], r.deps, r.sha256, out / DATASET / r.dest, _part_path(out, r.dest),
-                         _result_json(r))
     return results  # type: ignore[return-value]
+
+
+def _reused_found(entry: dict | None, unit: Unit, key: bytes) -> Found | None:
+    """A reusable unit's found values ({} for none), or None if they cannot be opened (redo it)."""
+    if entry is None:
+        return None
+    sealed = entry["result"].get("found", False)
+    if sealed is False:  # an entry of an older version: its values are unknown
+        return None
+    return {} if sealed is None else incremental.unseal(sealed, unit, key)
+
+
+def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str], results: list[UnitResult],
+                found: Found) -> tuple[list[str], list[dict], Redactor]:
+    """The second pass (``detect.found``): the values redacted somewhere are redacted everywhere.
+    File and folder names are named again with them; a file whose name changes, or whose
+    written bytes still hold one of them in clear, is redacted again from its source with
+    them added to the engine. ``results`` is updated in place; returns the new output paths,
+    the findings in names, and the redactor of names (it also redacts problems and paths)."""
+    out = opts.out
+    path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect, found)), Namer(key), opts.keep_ids)
+    new_dests, path_findings = assign_dests(units, path_red)
+    scanner = Scanner(found)
+    redo = [i for i, r in enumerate(results)
+            if r.ok and (new_dests[i] != dests[i] or scanner.holds(out / DATASET / r.dest))]
+    if redo:
+        tasks = [_task(i, units[i], new_dests[i], out) for i in redo]
+        initargs = (opts.detect, key, opts.keep_ids, opts.remove_blobs, tuple(opts.deny), found)
+        _init_worker(*initargs)
+        jobs = max(1, min(opts.jobs or os.cpu_count() or 1, len(tasks)))
+        for t, r in zip(tasks, _run_tasks(tasks, jobs, initargs, _NoBar()), strict=True):
+            r.found = results[t.index].found  # what the first pass found there (the reuse check)
+            results[t.index] = r
+    return new_dests, path_findings, path_red
 
 
 def _run_tasks(tasks: list[Task], jobs: int, initargs: tuple, bar) -> list[UnitResult]:
@@ -628,30 +624,6 @@ def _run_tasks(tasks: list[Task], jobs: int, initargs: tuple, bar) -> list[UnitR
     return done  # type: ignore[return-value]
 
 
-def _reruns(tasks: list[Task], done: list[UnitResult]) -> list[int]:
-    """Pieces to redo with the people found in the pieces before them (set as ``Task.seed``)."""
-    redo: list[int] = []
-    seen: dict[int, list[str]] = {}
-    for n in sorted((n for n, t in enumerate(tasks) if t.span is not None), key=lambda n: (tasks[n].index,
-                                                                                           tasks[n].piece)):
-        t = tasks[n]
-        before = seen.setdefault(t.index, [])
-        if before and _mentions(t, before):
-            t.seed = tuple(sorted(set(before)))
-            redo.append(n)
-        before.extend(done[n].people)
-    return redo
-
-
-def _mentions(task: Task, names: list[str]) -> bool:
-    """Does this piece's raw text hold one of these names (as written, or JSON-escaped)?"""
-    assert task.span is not None
-    with open(task.unit.source, "rb") as fh:
-        fh.seek(task.span[0])
-        data = fh.read(task.span[1] - task.span[0])
-    return any(n.encode() in data or json.dumps(n).encode()[1:-1] in data for n in set(names))
-
-
 def _warm() -> None:
     """Load lazy models (spaCy) before forking, so workers share them instead of each loading;
     then move everything built so far out of the garbage collector's view (``gc.freeze``): the
@@ -671,90 +643,20 @@ def _warm() -> None:
     gc.set_threshold(*GC_THRESHOLD)  # (automatic collection was off since ``run`` started)
 
 
-def _tasks_for(i: int, unit: Unit, dest: str, out: Path, split: dict) -> list[Task]:
+def _task(i: int, unit: Unit, dest: str, out: Path) -> Task:
     try:
         size = sum(p.stat().st_size for p in (unit.deps or (unit.source,)))
     except OSError:
         size = 0
-    reader = reader_for_unit(unit)
-    if not (SPLIT_BYTES and reader.splittable and unit.kind == "jsonl" and size > SPLIT_BYTES):
-        return [Task(i, unit, dest, out, size=size)]
-    from tracepub import incremental
-
-    deps = incremental.fingerprint(unit)  # before reading: a change meanwhile shows next run
-    split[i] = (deps, incremental.content_sha256(unit))
-    return [Task(i, unit, dest, out, span=s, piece=k, size=s[1] - s[0])
-            for k, s in enumerate(line_spans(unit.source, SPLIT_BYTES))]
-
-
-def line_spans(path: Path, target: int) -> list[tuple[int, int, int]]:
-    """Cut a file at line starts into ranges of about ``target`` bytes: (start, end, first line)."""
-    spans: list[tuple[int, int, int]] = []
-    size = path.stat().st_size
-    start, line = 0, 1
-    with open(path, "rb") as fh:
-        while start < size:
-            fh.seek(min(start + target, size))
-            if start + target < size:
-                fh.readline()  # to the start of the next line
-            end = min(fh.tell(), size) if start + target < size else size
-            fh.seek(start)
-            newlines, left = 0, end - start
-            while left > 0:
-                block = fh.read(min(left, 1 << 20))
-                if not block:
-                    break
-                newlines += block.count(b"\n")
-                left -= len(block)
-            spans.append((start, end, line))
-            start, line = end, line + newlines
-    return spans
-
-
-def _join(parts: list[tuple[Task, UnitResult]], deps: list, sha256: str) -> UnitResult:
-    """Assemble a split unit from its pieces, in order: output file, findings, counts."""
-    parts.sort(key=lambda p: p[0].piece)
-    first = parts[0][0]
-    res = UnitResult(first.unit.harness, str(first.unit.source), first.dest, deps=deps, sha256=sha256)
-    types: Counter[str] = Counter()
-    actions: Counter[str] = Counter()
-    blobs: Counter[str] = Counter()
-    perf: Counter[str] = Counter()
-    from tracepub.report import FileFold
-
-    res.fold = FileFold()
-    for _, r in parts:
-        if r.fold is not None:
-            res.fold.extend(r.fold)
-        res.ok = res.ok and r.ok
-        res.denied = res.denied or r.denied
-        res.records += r.records
-        res.bytes_in += r.bytes_in
-        res.problems.extend(r.problems)
-        types.update(r.types)
-        actions.update(r.actions)
-        blobs.update(r.blobs)
-        perf.update(r.perf)
-    res.types, res.actions, res.blobs, res.perf = dict(types), dict(actions), dict(blobs), dict(perf)
-    target, part = first.out / DATASET / first.dest, _part_path(first.out, first.dest)
-    if not res.ok:
-        res.actions = {}
-        res.fold = FileFold()
-        with contextlib.suppress(OSError):
-            target.unlink()
-        with atomic_writer(part, "wb"):
-            pass
-        return res
-    for dest, index in ((target, 0), (part, 1)):
-        with atomic_writer(dest, "wb") as fh:
-            for t, _ in parts:
-                append_file(_piece_paths(t)[index], fh)
-    return res
+    return Task(i, unit, dest, out, size=size)
 
 
 def _result_json(r: UnitResult) -> dict[str, Any]:
+    # ``found``: the values the unit redacted that are redacted everywhere, sealed
+    # (incremental.seal): a reused unit's values are still looked for in every other file.
     return {"harness": r.harness, "records": r.records, "bytes_in": r.bytes_in, "types": r.types,
-            "actions": r.actions, "blobs": r.blobs, "problems": [asdict(p) for p in r.problems]}
+            "actions": r.actions, "blobs": r.blobs, "problems": [asdict(p) for p in r.problems],
+            "found": r.sealed if r.found else None}
 
 
 def _result_from(data: dict[str, Any], dest: str) -> UnitResult:

@@ -73,6 +73,10 @@ class Namer:
         self._key = key
         self._ids: dict[str, str] = {}  # values repeat (the username in every path): hash once
 
+    @property
+    def key(self) -> bytes:
+        return self._key
+
     def value_id(self, value: str) -> str:
         """A stable, keyed id of a value: what review decisions and the report refer to."""
         vid = self._ids.get(value)

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from tracepub.detect import Engine
+from tracepub.detect.found import Found, propagates
 from tracepub.model import KEPT, Leaf, Span
 from tracepub.placeholders import Namer, for_path
 from tracepub.walk import JSON, KEY, Walker, format_path
@@ -59,6 +60,8 @@ class Redactor:
         self._where: dict[tuple, str] = {}  # path -> "$.a.b[0]" (paths repeat line after line)
         # (text, key, prose) of short strings without a space that held nothing (same harness).
         self._clean: set[tuple] = set()
+        # The values redacted in this unit that are redacted everywhere (``detect.found``).
+        self.found: Found = {}
 
     def start_unit(self, file: str, harness: str, is_prose, prose_strings=None) -> None:
         """``is_prose(record, path)``: the reader's; ``prose_strings(record)``: the reader's
@@ -69,6 +72,7 @@ class Redactor:
         self.file, self.harness, self._is_prose = file, harness, is_prose
         self._prose_strings = prose_strings if is_prose is not None else None
         self.findings = []
+        self.found = {}
         self.engine.start_unit()
 
     def redact_record(self, index: int, value: Any) -> Any:
@@ -133,12 +137,17 @@ class Redactor:
         rendered = self._rendered.get(key)
         if rendered is None or (rendered[0] is not spans and rendered[0] != spans):
             rendered = (spans, *self._render(text, spans, in_name), _RenderExtra())
+            rendered[3].found = _carried(text, rendered[2])
             self._rendered_chars += len(rendered[1])
             if len(self._rendered) >= 50_000 or self._rendered_chars > 16_000_000:
                 self._rendered.clear()
                 self._rendered_chars = len(rendered[1])
             self._rendered[key] = rendered
         _, new, static, extra = rendered
+        if extra.found:
+            found = self.found
+            for value, type_action in extra.found:
+                found.setdefault(value, type_action)
         where = self._where.get(path)
         if where is None:
             if len(self._where) >= 100_000:
@@ -294,13 +303,28 @@ def _fields(st: tuple) -> dict[str, Any]:
             "context": {"before": before, "after": after}}
 
 
-class _RenderExtra:
-    """What is worked out from a rendering on first need: its findings folded (``report.span_fold``)."""
+def _carried(text: str, static: list[tuple]) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """The values of a rendering that are redacted everywhere, with their type and action."""
+    out: dict[str, tuple[str, str]] = {}
+    for st in static:
+        s, action = st[_ST_SPAN], st[_ST_ACTION]
+        if action == KEPT:
+            continue
+        value = text[s.start : s.end]
+        if value not in out and propagates(value, s.type):
+            out[value] = (s.type, action)
+    return tuple(out.items())
 
-    __slots__ = ("_fold",)
+
+class _RenderExtra:
+    """What is worked out from a rendering: the values it carries everywhere, and on first need
+    its findings folded (``report.span_fold``)."""
+
+    __slots__ = ("_fold", "found")
 
     def __init__(self) -> None:
         self._fold = None
+        self.found: tuple[tuple[str, tuple[str, str]], ...] = ()
 
     def fold(self, static: list[tuple]):
         if self._fold is None:

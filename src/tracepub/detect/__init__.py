@@ -15,6 +15,7 @@ import ahocorasick
 import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger, priority
+from tracepub.detect.found import Found, copies
 from tracepub.detect.identity import escaped_view
 from tracepub.model import REDACTED, Leaf, Span
 from tracepub.prefilter import Plan
@@ -62,8 +63,9 @@ class RegexValues(Detector):
         ]
 
 
-def _base_detectors(cfg: DetectConfig) -> list[Detector]:
-    """Exact values, user regexes and the credential rules: precise enough to block a publish."""
+def _base_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
+    """Exact values, user regexes and the credential rules: precise enough to block a publish;
+    ``found``: the values found elsewhere in the dataset (``detect.found``)."""
     from pathlib import Path
 
     from tracepub.detect.identity import ExactValues
@@ -73,6 +75,10 @@ def _base_detectors(cfg: DetectConfig) -> list[Detector]:
     exact = ExactValues(cfg.identity)
     if exact:
         detectors.append(exact)
+    if found:
+        from tracepub.detect.found import FoundValues
+
+        detectors.append(FoundValues(found))
     if cfg.add_regexes:
         detectors.append(RegexValues(cfg.add_regexes))
     # publish's re-scan keeps only rules precise enough to refuse an upload (patterns.HIGH_CONFIDENCE)
@@ -81,10 +87,10 @@ def _base_detectors(cfg: DetectConfig) -> list[Detector]:
     return detectors
 
 
-def build_detectors(cfg: DetectConfig) -> list[Detector]:
+def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
     from tracepub.detect.identity import HomePaths
 
-    detectors = _base_detectors(cfg)
+    detectors = _base_detectors(cfg, found)
     if cfg.high_confidence_only:
         return detectors
     detectors.append(HomePaths())
@@ -103,11 +109,11 @@ def build_detectors(cfg: DetectConfig) -> list[Detector]:
     return detectors
 
 
-def path_detectors(cfg: DetectConfig) -> list[Detector]:
+def path_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
     """For file and folder names: identity, home folders and credential rules (no NLP)."""
     from tracepub.detect.identity import HomePaths
 
-    return [*_base_detectors(cfg), HomePaths()]
+    return [*_base_detectors(cfg, found), HomePaths()]
 
 
 class Engine:
@@ -154,7 +160,7 @@ class Engine:
         # Both are context-free and run in registration order, the exact values first.
         from tracepub.detect.identity import ExactValues, HomePaths
 
-        exact = [i for i, d in enumerate(self.detectors) if isinstance(d, ExactValues)]
+        exact = [i for i, d in enumerate(self.detectors) if type(d) is ExactValues]
         home = [i for i, d in enumerate(self.detectors) if isinstance(d, HomePaths)]
         self._exact_i, self._home_i = (exact[0], home[0]) if exact and home and exact[0] < home[0] else (-1, -1)
         # The exact values' types that rank as high as a home-path username or higher: one of
@@ -345,12 +351,16 @@ class Engine:
         return spans
 
     def _final(self, text: str, spans: list[Span]) -> list[Span]:
-        """A text's spans without allowed values, overlaps resolved."""
+        """A text's spans without allowed values, overlaps resolved, and every other copy of a
+        value they cover redacted too (``found.copies``: ``token = 'x' | 'x'``)."""
         if spans:
             if self._allow or self._allow_rx:
                 spans = [s for s in spans if not self._allowed(text[s.start : s.end])]
             if len(spans) > 1:
                 spans = resolve(spans)
+            more = copies(text, spans)
+            if more:
+                spans = resolve(spans + more)
         return spans
 
     def text_key(self, text: str) -> str | bytes:

@@ -75,10 +75,15 @@ class ExactValues(Detector):
         if self._ready:
             self._index = KeywordIndex(self._types)
             self._index.share(prefilter)
-            self._kinds = [(self._types[w], self._types[w] in _BOUNDED) for w in self._index.keywords]
+            self._kinds = [(self._types[w], self.bounded(self._types[w])) for w in self._index.keywords]
 
     def __bool__(self) -> bool:
         return self._ready
+
+    @staticmethod
+    def bounded(type_: str) -> bool:
+        """Whether a value of this type counts only between word boundaries."""
+        return type_ in _BOUNDED
 
     @property
     def types(self) -> set[str]:
@@ -105,7 +110,7 @@ class ExactValues(Detector):
         view = escaped_view(text)
         for word, start, end in hits:
             type_ = self._types[word]
-            if type_ in _BOUNDED and (
+            if self.bounded(type_) and (
                 (start > 0 and _is_word(view[start - 1])) or (end < len(text) and _is_word(view[end]))
             ):
                 continue
@@ -117,7 +122,7 @@ class ExactValues(Detector):
         for word, type_ in self._types.items():
             for m in re.finditer(re.escape(word), text, re.IGNORECASE):
                 s, e = m.span()
-                if type_ in _BOUNDED and (
+                if self.bounded(type_) and (
                     (s > 0 and _is_word(text[s - 1])) or (e < len(text) and _is_word(text[e]))
                 ):
                     continue

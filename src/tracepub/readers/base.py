@@ -140,37 +140,22 @@ class Reader:
 
         return walk(record, ())
 
-    # Can a unit be processed as independent line ranges (a huge file split across workers)?
-    # Only for JSONL readers whose records and is_prose depend on nothing but the line itself.
-    splittable: ClassVar[bool] = False
-
 
 # Lines are read through a buffer this large: a line is often longer than the default 8 kB, and
 # reading one then takes a chunk at a time.
 READ_BUFFER = 1 << 20
 
 
-def iter_jsonl(path: Path, problems: list[Problem], span: tuple[int, int, int] | None = None,
-               digest: Any = None) -> Iterator[Record]:
+def iter_jsonl(path: Path, problems: list[Problem], digest: Any = None) -> Iterator[Record]:
     """Stream a JSONL file as records, never failing on a bad line.
 
     A line that is not JSON is kept as plain text (it is still scanned and redacted) and
     reported with its line number; invalid UTF-8 is reported and replaced by U+FFFD.
-    ``span`` (start byte, end byte, number of the first line) reads one range of lines: the
-    pipeline splits a huge file at line starts so several workers can share it.
     ``digest`` (a hashlib object) is fed every byte read, in order: once the records are all
-    read, it is the digest of the file (of the span's lines) as it was read.
+    read, it is the digest of the file as it was read.
     """
-    start, end, first = span if span is not None else (0, -1, 1)
     with open(path, "rb", buffering=READ_BUFFER) as fh:
-        if start:
-            fh.seek(start)
-        pos = start
-        for n, raw in enumerate(fh, first):
-            if end >= 0:
-                if pos >= end:
-                    break
-                pos += len(raw)
+        for n, raw in enumerate(fh, 1):
             if digest is not None:
                 digest.update(raw)
             if raw.endswith(b"\n"):
@@ -205,10 +190,6 @@ class JsonlReader(Reader):
         """``records``, feeding ``digest`` every byte of ``unit.source`` as it is read (see
         ``records_hashing``)."""
         yield from iter_jsonl(unit.source, problems, digest=digest)
-
-    def records_span(self, unit: Unit, problems: list[Problem], span: tuple[int, int, int]) -> Iterator[Record]:
-        """One range of lines (``splittable`` readers only; see ``iter_jsonl``)."""
-        yield from iter_jsonl(unit.source, problems, span)
 
     def info(self, unit: Unit) -> SessionInfo:
         info = SessionInfo(self.name, Path(unit.relpath).stem, size=_size(unit.source))

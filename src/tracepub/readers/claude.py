@@ -43,7 +43,6 @@ def _relpath(path: Path, root: Path) -> str | None:
 class ClaudeCode(JsonlReader):
     name = "claude_code"
     label = "Claude Code"
-    splittable = True  # every line stands alone
 
     def sniff(self, path: Path, head: bytes) -> bool:
         # Every line has a string ``type``; at least one carries Claude's envelope. Unknown

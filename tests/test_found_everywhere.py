@@ -1,0 +1,87 @@
+"""Found once, redacted everywhere: a value a detector redacts in one place is redacted at every
+other occurrence, in the same string, other records, other files and file names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from samples import redact
+
+from tracepub.detect.found import propagates
+
+# A generic-looking secret with no provider prefix: found only through its place (TOKEN=).
+SECRET = "q8ZrT2vLw9XkP4mN7bYc3HdS6fJa"
+COLLEAGUE = "okonkwo"
+
+
+def _claude(path: Path, texts: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for n, text in enumerate(texts):
+        lines.append(json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": path.stem, "cwd": "/work/app",
+                                 "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
+                                 "message": {"role": "user", "content": text}}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _published(out: Path) -> str:
+    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((out / "dataset").rglob("*")) if p.is_file())
+
+
+def test_a_second_copy_in_the_same_string_is_redacted(tmp_path):
+    src = tmp_path / "src" / "projects" / "-work-app" / "s1.jsonl"
+    _claude(src, [f"token = '{SECRET}' | '{SECRET}'"])
+    redact([tmp_path / "src"], tmp_path / "out")
+    text = _published(tmp_path / "out")
+    assert SECRET not in text
+    assert text.count("<SECRET_") >= 2
+
+
+def test_copies_in_other_records_and_files_are_redacted(tmp_path):
+    root = tmp_path / "src" / "projects" / "-work-app"
+    _claude(root / "a.jsonl", [f"the key shows up bare first: {SECRET}", f"export API_TOKEN={SECRET}"])
+    _claude(root / "b.jsonl", [f"grep output: config.py:12: {SECRET}"])
+    redact([tmp_path / "src"], tmp_path / "out")
+    text = _published(tmp_path / "out")
+    assert SECRET not in text
+    placeholders = {p for p in text.split() if p.startswith("<SECRET_")}
+    assert len({p.rstrip(".,'\"") for p in placeholders}) == 1, placeholders  # one placeholder everywhere
+    findings = (tmp_path / "out" / "review" / "findings.jsonl").read_text().splitlines()
+    files = {json.loads(f)["file"] for f in findings if json.loads(f)["type"].startswith("secret.")}
+    assert len(files) == 2  # the report counts the copies under the value, in both files
+
+
+def test_a_colleagues_username_from_a_home_path_is_redacted_in_whoami_output(tmp_path):
+    root = tmp_path / "src" / "projects" / "-work-app"
+    _claude(root / "a.jsonl", [f"$ whoami\n{COLLEAGUE}\n", f"ls /home/{COLLEAGUE}/src"])
+    redact([tmp_path / "src"], tmp_path / "out")
+    assert COLLEAGUE not in _published(tmp_path / "out")
+
+
+def test_a_value_in_a_file_name_is_redacted_in_the_name(tmp_path):
+    root = tmp_path / "src" / "projects" / "-work-app"
+    _claude(root / "a.jsonl", [f"export API_TOKEN={SECRET}"])
+    _claude(root / f"notes-{SECRET}.jsonl", ["nothing here"])
+    redact([tmp_path / "src"], tmp_path / "out")
+    names = [p.name for p in (tmp_path / "out" / "dataset").rglob("*")]
+    assert not any(SECRET in n for n in names), names
+    assert SECRET not in _published(tmp_path / "out")
+
+
+def test_common_words_and_short_values_are_not_carried_everywhere(tmp_path):
+    root = tmp_path / "src" / "projects" / "-work-app"
+    _claude(root / "a.jsonl", ["ls /home/admin/ and /home/html/", "render the html page as admin"])
+    redact([tmp_path / "src"], tmp_path / "out")
+    text = _published(tmp_path / "out")
+    assert "render the html page as admin" in text
+
+
+def test_propagation_guard():
+    assert propagates(SECRET, "secret.generic")
+    assert not propagates("abc12", "secret.generic")  # too short to be the same secret by more than chance
+    assert propagates("okonkwo", "pii.username")
+    assert not propagates("mark", "pii.username")  # a common word: only where a detector saw it
+    assert not propagates("ubuntu", "pii.username")
+    assert propagates("Jane Doe", "pii.person")
+    assert not propagates("jdoe", "identity.username")  # the user's own values are exact values already
