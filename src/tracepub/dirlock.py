@@ -62,8 +62,11 @@ def locked(out: Path, create: bool = False) -> Iterator[None]:
             if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                 raise Refusal(f"cannot lock {path}: {exc.strerror or exc}") from None
             pid = _holder(fd)
-            raise Refusal(f"another tracepub command is writing to {out}" + (f" (pid {pid})" if pid else "")
-                          + "; wait for it to finish") from None
+            raise Refusal(
+                f"another tracepub command is writing to {out}"
+                + (f" (pid {pid})" if pid else "")
+                + "; wait for it to finish"
+            ) from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         try:
