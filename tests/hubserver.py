@@ -19,6 +19,7 @@ import re
 import secrets
 import socket
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -56,6 +57,9 @@ class FakeHub:
         self.requests: list[Request] = []
         self.commits: list[dict[str, Any]] = []  # {"repo", "summary", "description", "files": {path: bytes}}
         self.unknown: list[str] = []  # requests this server does not implement
+        # Called with the repo id when a create request arrives, before the server looks whether
+        # the repo exists: a test makes someone else create it at that moment (a race).
+        self.on_create: Callable[[str], None] | None = None
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self.url = ""
@@ -169,6 +173,8 @@ class _Handler(BaseHTTPRequestHandler):
             data = json.loads(body)
             repo_id = f"{data.get('organization') or 'me'}/{data['name']}"
             url = f"{self.fake.url}/datasets/{repo_id}"
+            if self.fake.on_create is not None:
+                self.fake.on_create(repo_id)
             with self.fake._lock:
                 if repo_id in self.fake.repos:
                     return self._json(409, {"error": "You already created this dataset repo", "url": url})

@@ -208,7 +208,8 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
         identity_summary=harvested.summary(),
     )
     try:
-        summary = run(opts)
+        with _refusals(), _writing(out, create=True):
+            summary = run(opts)
     except SelectionError as exc:
         raise Refused(str(exc)) from exc
     if as_json:
@@ -274,6 +275,14 @@ class _refusals:
         if exc_type is not None and issubclass(exc_type, Refusal):
             raise Refused(str(exc)) from None
         return False
+
+
+def _writing(out: Path, create: bool = False):
+    """DIR's lock (``dirlock``), held by every command that writes into DIR, from before its
+    first write: a second one refuses with exit 1 instead of interleaving its files."""
+    from tracepub.dirlock import locked
+
+    return locked(out, create)
 
 
 def _check(fn):
@@ -344,24 +353,26 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
     with _refusals():
         rv.check_dir(dir)
         scripted = keep or redact_ids or add or add_regex or drop_ids or restore_ids
-        if not scripted and (interactive or (sys.stdin.isatty() and not as_json)):
-            keep, redact_ids, add, add_regex, drop_ids = rv.interactive(
-                dir, reviewer, all_values, click.echo, click.prompt, click.style)
-        elif not scripted:
+        asks = not scripted and (interactive or (sys.stdin.isatty() and not as_json))
+        if not scripted and not asks:  # only lists: writes nothing, takes no lock
             if as_json:
                 _echo_json({"flagged": rv.flagged_lines(dir)[1:-1]})
             else:
                 click.echo("\n".join(rv.flagged_lines(dir)))
             return
-        sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
-        if sessions_done and not (keep or redact_ids or add or add_regex):
-            if as_json:
-                _echo_json({"sessions": [r.__dict__ for r in sessions_done]})
-            else:
-                click.echo("\n".join(r.message() for r in sessions_done), err=True)
-            return
-        outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json,
-                            secrets=secrets, secrets_files=secrets_files)
+        with _writing(dir):  # before the questions: what is asked about is what gets decided on
+            if asks:
+                keep, redact_ids, add, add_regex, drop_ids = rv.interactive(
+                    dir, reviewer, all_values, click.echo, click.prompt, click.style)
+            sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
+            if sessions_done and not (keep or redact_ids or add or add_regex):
+                if as_json:
+                    _echo_json({"sessions": [r.__dict__ for r in sessions_done]})
+                else:
+                    click.echo("\n".join(r.message() for r in sessions_done), err=True)
+                return
+            outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json,
+                                secrets=secrets, secrets_files=secrets_files)
     if as_json:
         _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
     else:
@@ -404,7 +415,7 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
     """
     from tracepub import signoff as so
 
-    with _refusals():
+    with _refusals(), _writing(dir):  # before the plan: what is shown is what gets signed
         plan = so.plan(dir, license_, title)
         if not as_json:
             _print_plan(dir, plan)
@@ -469,7 +480,7 @@ def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | No
     """
     from tracepub import publish as pb
 
-    with _refusals():
+    with _refusals(), _writing(dir):  # it stages copies in DIR; nothing may change dataset/ meanwhile
         result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
                             license_=license_, secrets=secrets, secrets_files=secrets_files)
     if as_json:

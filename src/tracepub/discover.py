@@ -114,11 +114,15 @@ def _file(path: Path, root: Path, found: Discovery, seen: set[Path], generic: bo
 
 def _units(reader: Reader, path: Path, root: Path, found: Discovery) -> None:
     try:
-        units = list(reader.units(path, root))
+        items = list(reader.units(path, root))
     except Exception as exc:  # a corrupt or locked store is reported; the run goes on
         found.problems.append(Problem(str(path), None, f"cannot read as {reader.label}: {exc}"))
         return
-    found.units.extend(units)
+    for item in items:
+        if isinstance(item, Problem):  # a session refused for naming files outside the tree
+            found.problems.append(item)
+        else:
+            found.units.append(item)
 
 
 def _dedupe(found: Discovery) -> None:

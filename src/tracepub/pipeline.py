@@ -329,6 +329,15 @@ def config_hash(opts: RunOptions, namer: Namer) -> str:
     return hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()
 
 
+def _safe_part(part: str) -> str:
+    """A component of an output path that stays where it is put: ``dest`` is joined under
+    dataset/, so a ``..`` (or a separator, or an absolute relpath's root) would write outside
+    it. Readers sanitise names they take from content (``_filename``); this holds whatever a
+    reader or a redacted component makes."""
+    part = part.replace("/", "_")
+    return part if part not in ("", ".", "..") else "_" * max(1, len(part))
+
+
 def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = None) -> tuple[list[str], list[dict]]:
     """Output paths: the harness folder, then the source's relative path with its components
     redacted (usernames live in folder names); duplicates get ``-2``, ``-3``.
@@ -339,7 +348,7 @@ def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = N
     findings: list[dict] = []
     for u in units:
         red.start_unit("", u.harness, None)
-        parts = [red.redact_text(p, ("#file",)) for p in Path(u.relpath).parts]
+        parts = [_safe_part(red.redact_text(p, ("#file",))) for p in Path(u.relpath).parts]
         if found is not None and red.found:
             found.append(red.found)
         dest = "/".join([u.harness, *parts])

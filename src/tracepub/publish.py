@@ -12,8 +12,11 @@ In order, and refusing at the first failure:
    identity and secrets, the reviewer's added values and regexes); any hit refuses;
 6. only then is the Hub contacted: an existing dataset must not be public unless ``--public``,
    and a different file at one of our paths refuses unless ``--replace``; then
-   ``create_repo(private=not public, exist_ok=True)`` and one ``create_commit`` of the copies,
-   whose message carries the manifest sha256.
+   ``create_repo(private=not public, exist_ok=True)``; then the Hub is asked again (the
+   dataset may have appeared, public, between the first look and ``create_repo``, which
+   succeeds on it): a public one still refuses without ``--public``, and one that was not there
+   before gets every check of an existing one; then one ``create_commit`` of the copies, whose
+   message carries the manifest sha256.
 
 ``--dry-run`` runs 1-5 on dataset/ itself and lists what would be sent; it contacts nothing.
 The token comes from ``huggingface_hub`` (HF_TOKEN or the stored login) and is never printed:
@@ -272,30 +275,29 @@ def _upload(root: Path, names: list[str], oids: dict[str, str], signed: dict[str
         raise Refusal("no Hugging Face token: set HF_TOKEN or run `hf auth login`, then publish again")
     repo = result.repo
     api = HfApi(endpoint=os.environ.get("HF_ENDPOINT") or None, token=token)
-    try:
+
+    def look() -> Any:
         try:
-            info = api.repo_info(repo, repo_type="dataset")
+            return api.repo_info(repo, repo_type="dataset")
         except RepositoryNotFoundError:
-            info = None
+            return None
+
+    try:
+        info = look()
         if info is not None:
-            if not info.private and not public:
-                raise Refusal(f"dataset {repo} already exists and is public, so this upload would be public: "
-                              "pass --public if you mean it, or publish to another repository")
-            if info.private and public:
-                result.notes.append(f"{repo} already exists and is private; it stays private")
-                result.private = True
-            else:
-                result.private = bool(info.private)
-            remote: dict[str, Any] = {}
-            for i in range(0, len(names), PATHS_INFO_CHUNK):
-                for f in api.get_paths_info(repo, names[i : i + PATHS_INFO_CHUNK], repo_type="dataset"):
-                    remote[f.path] = f
-            different = [n for n in names if n in remote and not _same(remote[n], oids[n], signed[n])]
-            result.unchanged = sum(1 for n in names if n in remote and n not in different)
-            if different and not replace:
-                raise Refusal(f"{len(different)} file(s) already in {repo} differ from the signed ones "
-                              f"(e.g. {different[0]}): nothing was sent; pass --replace to overwrite them")
+            _check_existing(api, info, names, oids, signed, result, public, replace)
         url = api.create_repo(repo, repo_type="dataset", private=not public, exist_ok=True)
+        # The dataset may have appeared (or been made public) between the look above and
+        # create_repo, which succeeds on an existing one (exist_ok) whatever its visibility: look
+        # again right before the commit, so a public dataset is never written to without --public.
+        after = look()
+        if after is None:
+            raise Refusal(f"dataset {repo} was not found right after creating it: nothing was sent; "
+                          "run publish again")
+        if info is None:  # someone else's dataset may be there now: every check, on it
+            _check_existing(api, after, names, oids, signed, result, public, replace, raced=True)
+        elif not after.private and not public:
+            _refuse_public(repo, raced=True)
         ops = [CommitOperationAdd(path_in_repo=n, path_or_fileobj=str(root / n)) for n in names]
         info_commit = api.create_commit(
             repo, ops, repo_type="dataset", commit_message=result.commit_message,
@@ -309,6 +311,37 @@ def _upload(root: Path, names: list[str], oids: dict[str, str], signed: dict[str
                       " (nothing is published unless the commit went through; run publish again)") from None
     result.url = str(url)
     result.commit = getattr(info_commit, "oid", None)
+
+
+def _check_existing(api: Any, info: Any, names: list[str], oids: dict[str, str], signed: dict[str, dict[str, Any]],
+                    result: Result, public: bool, replace: bool, raced: bool = False) -> None:
+    """Refuse to write into an existing dataset that is public (unless ``--public``) or holds
+    other bytes at one of our paths (unless ``--replace``); set ``result.private`` from it.
+    ``raced``: the dataset did not exist when first looked at and appeared before the commit."""
+    repo = result.repo
+    if not info.private and not public:
+        _refuse_public(repo, raced)
+    if info.private and public:
+        result.notes.append(f"{repo} already exists and is private; it stays private")
+    result.private = bool(info.private)
+    remote: dict[str, Any] = {}
+    for i in range(0, len(names), PATHS_INFO_CHUNK):
+        for f in api.get_paths_info(repo, names[i : i + PATHS_INFO_CHUNK], repo_type="dataset"):
+            remote[f.path] = f
+    different = [n for n in names if n in remote and not _same(remote[n], oids[n], signed[n])]
+    result.unchanged = sum(1 for n in names if n in remote and n not in different)
+    if different and not replace:
+        raise Refusal(f"{len(different)} file(s) already in {repo} differ from the signed ones "
+                      f"(e.g. {different[0]}): nothing was sent; pass --replace to overwrite them")
+
+
+def _refuse_public(repo: str, raced: bool) -> None:
+    if raced:
+        raise Refusal(f"dataset {repo} became public while publishing (it was absent or private when tracepub "
+                      "looked), so this upload would be public: nothing was sent; pass --public if you mean it, "
+                      "or publish to another repository")
+    raise Refusal(f"dataset {repo} already exists and is public, so this upload would be public: "
+                  "pass --public if you mean it, or publish to another repository")
 
 
 def _same(remote: Any, oid: str, meta: dict[str, Any]) -> bool:

@@ -28,6 +28,25 @@ HEAD_BYTES = 64 * 1024
 FIRST_LINE_MAX = 64 * 1024 * 1024
 
 
+def inside(root: Path, *parts: str | Path) -> Path | None:
+    """``root`` joined with ``parts`` if that resolves (symlinks followed, ``..`` folded) to a
+    place inside ``root`` (resolved too), else None.
+
+    Readers build paths from file content (an OpenCode session's ``id`` names its message
+    folder, its ``projectID`` its project document): an id such as ``/etc`` or ``../../x``, or a
+    symlink in the tree, must never make tracepub read files outside the SOURCE the user gave
+    (their text would be published under the session). Every such path goes through here, and a
+    None is reported as a problem and not read. The joined path (not the resolved one) is
+    returned, so names shown and recorded stay the ones under the source."""
+    joined = root.joinpath(*parts)
+    try:
+        base = root.resolve()
+        target = joined.resolve()
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte in an id
+        return None
+    return joined if target.is_relative_to(base) else None
+
+
 def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
     """The first ``size`` bytes, extended to the end of the first line if that is longer."""
     with open(path, "rb") as fh:
@@ -112,7 +131,10 @@ class Reader:
             rel = Path(path.name)
         return rel.as_posix() if str(rel) != "." else path.name
 
-    def units(self, path: Path, root: Path) -> Iterator[Unit]:
+    def units(self, path: Path, root: Path) -> Iterator[Unit | Problem]:
+        """The output files ``path`` makes. A session whose content names files outside the
+        source tree (see ``inside``) is yielded as a ``Problem`` instead: discovery lists it
+        and reads nothing of it."""
         yield Unit(self.name, path, self.relpath(path, root), "jsonl", deps=(path,), reader=type(self).__name__)
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:

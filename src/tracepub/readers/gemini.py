@@ -21,6 +21,7 @@ from tracepub.readers.base import (
     fold_time,
     head_document,
     head_lines,
+    inside,
     iter_jsonl,
     size_of,
 )
@@ -47,11 +48,12 @@ def project_dir(path: Path) -> Path | None:
 
 
 def project_root(path: Path) -> str | None:
-    """The working folder: ``<project>/.project_root`` holds it (newer CLIs)."""
+    """The working folder: ``<project>/.project_root`` holds it (newer CLIs). A marker that is a
+    symlink to somewhere outside the project folder is not read (``inside``)."""
     proj = project_dir(path)
-    if proj is None:
+    marker = inside(proj, ".project_root") if proj is not None else None
+    if marker is None:
         return None
-    marker = proj / ".project_root"
     try:
         text = marker.read_text(encoding="utf-8").strip()
     except OSError:

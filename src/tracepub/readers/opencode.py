@@ -30,7 +30,7 @@ from typing import Any
 from tracepub.model import Problem, Record, SessionInfo, Unit
 from tracepub.readers import sqlite as sq
 from tracepub.readers import stsbuild as sts
-from tracepub.readers.base import Reader, fold_time, size_of
+from tracepub.readers.base import Reader, fold_time, inside, size_of
 from tracepub.walk import loads
 
 HARNESS = "opencode"
@@ -232,6 +232,8 @@ class OpenCodeLegacy(Reader):
             return False
         for project in sorted((path / "session").iterdir()):
             for doc in sorted(project.glob("*.json")) if project.is_dir() else ():
+                if inside(path, doc) is None:  # a symlink out of the tree: not even sniffed
+                    continue
                 value = self._load(doc, [])
                 return isinstance(value, dict) and "id" in value and ("projectID" in value or "directory" in value)
         return False
@@ -239,22 +241,51 @@ class OpenCodeLegacy(Reader):
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
         return [data_root(env, home) / "storage"]
 
-    def units(self, path: Path, root: Path) -> Iterator[Unit]:
+    def units(self, path: Path, root: Path) -> Iterator[Unit | Problem]:
         for doc in sorted((path / "session").glob("*/*.json")):
+            if inside(path, doc) is None:
+                yield Problem(str(doc), None, f"resolves outside {path} (a symlink); not read")
+                continue
             value = self._load(doc, [])
             sid = value.get("id") if isinstance(value, dict) and isinstance(value.get("id"), str) else doc.stem
-            yield Unit(self.name, doc, _filename(sid), "jsonl", key=sid, deps=tuple(self._files(path, sid, doc)),
-                       reader=type(self).__name__)
+            if inside(path, "message", sid) is None:  # the id is not echoed: it is content
+                yield Problem(str(doc), None,
+                              f"its session id names a folder that resolves outside {path}; session not read")
+                continue
+            deps = (doc, *(f for msg, parts in self._tree(path, sid, []) for f in (msg, *parts)))
+            yield Unit(self.name, doc, _filename(sid), "jsonl", key=sid, deps=deps, reader=type(self).__name__)
 
     @staticmethod
     def _storage(unit: Unit) -> Path:
         return unit.source.parent.parent.parent  # storage/session/<project>/<session>.json
 
-    def _files(self, storage: Path, sid: str, session_doc: Path) -> Iterator[Path]:
-        yield session_doc
-        for msg in sorted((storage / "message" / sid).glob("*.json")):
-            yield msg
-            yield from sorted((storage / "part" / msg.stem).glob("*.json"))
+    def _tree(self, storage: Path, sid: str, problems: list[Problem]) -> list[tuple[Path, list[Path]]]:
+        """The session's message documents, each with its part documents: only files inside
+        ``storage`` (``inside``); one that resolves elsewhere is a problem and is left out."""
+        def refused(path: Path, what: str) -> None:
+            problems.append(Problem(str(path), None, f"{what} outside {storage}; not read"))
+
+        folder = inside(storage, "message", sid)
+        if folder is None:
+            refused(storage / "message", "the session id names a folder")
+            return []
+        out = []
+        for msg in sorted(folder.glob("*.json")):
+            if inside(storage, msg) is None:
+                refused(msg, "resolves (a symlink)")
+                continue
+            parts: list[Path] = []
+            pfolder = inside(storage, "part", msg.stem)
+            if pfolder is None:
+                refused(storage / "part" / msg.stem, "resolves (a symlink)")
+            else:
+                for p in sorted(pfolder.glob("*.json")):
+                    if inside(storage, p) is None:
+                        refused(p, "resolves (a symlink)")
+                    else:
+                        parts.append(p)
+            out.append((msg, parts))
+        return out
 
     @staticmethod
     def _load(path: Path, problems: list[Problem]) -> Any:
@@ -280,16 +311,24 @@ class OpenCodeLegacy(Reader):
         session = self._load(unit.source, problems)
         original: dict[str, Any] = {"session": session}
         pid = session.get("projectID") if isinstance(session, dict) else None
-        if isinstance(pid, str) and (storage / "project" / f"{pid}.json").is_file():
-            original["project"] = self._load(storage / "project" / f"{pid}.json", problems)
-        if (storage / "todo" / f"{unit.key}.json").is_file():
-            original["todos"] = self._load(storage / "todo" / f"{unit.key}.json", problems)
+        if isinstance(pid, str):
+            project = inside(storage, "project", f"{pid}.json")
+            if project is None:
+                problems.append(Problem(str(unit.source), None,
+                                        f"its projectID names a file outside {storage}; not read"))
+            elif project.is_file():
+                original["project"] = self._load(project, problems)
+        todo = inside(storage, "todo", f"{unit.key}.json")
+        if todo is None:
+            problems.append(Problem(str(unit.source), None, f"its session id names a file outside {storage}; not read"))
+        elif todo.is_file():
+            original["todos"] = self._load(todo, problems)
         title = session.get("title") if isinstance(session, dict) else None
         n = 1
         yield Record(n, sts.session_line(HARNESS, unit.key or unit.source.stem, title, opencode=original))
-        for msg_doc in sorted((storage / "message" / str(unit.key)).glob("*.json")):
+        for msg_doc, part_docs in self._tree(storage, str(unit.key), problems):
             info = self._load(msg_doc, problems)
-            parts = [self._load(p, problems) for p in sorted((storage / "part" / msg_doc.stem).glob("*.json"))]
+            parts = [self._load(p, problems) for p in part_docs]
             for line in convert(info, parts, {"message": info, "parts": parts}):
                 n += 1
                 yield Record(n, line)
@@ -307,12 +346,12 @@ class OpenCodeLegacy(Reader):
             fold_time(info, t.get("created"))
             fold_time(info, t.get("updated"))
         info.size = size_of(unit.source)
-        for msg_doc in sorted((storage / "message" / str(unit.key)).glob("*.json")):
+        for msg_doc, part_docs in self._tree(storage, str(unit.key), []):
             info.size += size_of(msg_doc)
             m = self._load(msg_doc, [])
             if isinstance(m, dict) and m.get("role") in ("user", "assistant"):
                 info.messages += 1
-            for part in (storage / "part" / msg_doc.stem).glob("*.json"):
+            for part in part_docs:
                 info.size += size_of(part)
                 p = self._load(part, [])
                 if isinstance(p, dict) and p.get("type") == "tool":
