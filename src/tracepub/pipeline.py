@@ -31,6 +31,7 @@ import orjson
 from tracepub import __version__, decisions, incremental, selection
 from tracepub.deny import Denied, DenyMatcher
 from tracepub.detect import DetectConfig, Engine, build_detectors, path_detectors
+from tracepub.detect import found as found_values
 from tracepub.detect.found import Found, Scanner, merge
 from tracepub.discover import default_sources, discover
 from tracepub.model import Problem, Record, Unit
@@ -588,8 +589,9 @@ def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect, found)), Namer(key), opts.keep_ids)
     new_dests, path_findings = assign_dests(units, path_red)
     scanner = Scanner(found)
-    redo = [i for i, r in enumerate(results)
-            if r.ok and (new_dests[i] != dests[i] or scanner.holds(out / DATASET / r.dest))]
+    with ThreadPoolExecutor(max(1, opts.jobs or os.cpu_count() or 1)) as pool:  # the automaton releases the GIL
+        holds = list(pool.map(lambda r: r.ok and scanner.holds(out / DATASET / r.dest), results))
+    redo = [i for i, r in enumerate(results) if r.ok and (new_dests[i] != dests[i] or holds[i])]
     if redo:
         tasks = [_task(i, units[i], new_dests[i], out) for i in redo]
         initargs = (opts.detect, key, opts.keep_ids, opts.remove_blobs, tuple(opts.deny), found)
@@ -597,6 +599,7 @@ def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str
         jobs = max(1, min(opts.jobs or os.cpu_count() or 1, len(tasks)))
         for t, r in zip(tasks, _run_tasks(tasks, jobs, initargs, _NoBar()), strict=True):
             r.found = results[t.index].found  # what the first pass found there (the reuse check)
+            r.perf["files_redone"] = 1
             results[t.index] = r
     return new_dests, path_findings, path_red
 
@@ -646,6 +649,7 @@ def _warm() -> None:
         warm = getattr(d, "warm", None)
         if warm is not None:
             warm()
+    found_values.warm()
     from tracepub import report  # noqa: F401  (workers fold findings with it: imported once, here, not in each)
 
     gc.freeze()

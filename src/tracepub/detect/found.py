@@ -43,6 +43,9 @@ MIN_WORDY = 3  # nor a username, name or other bounded value shorter than this
 # A single word at least this frequent in English (wordfreq's Zipf scale: 3 is once per million
 # words; "html" 3.7, "mark" 5.1, "admin" 3.9 are guarded; "maren" 2.4, "kowalski" 2.7 are not)
 COMMON_ZIPF = 3.3
+# A phrase of words all at least this frequent is not carried ("now" 6.5, "see" 6.4, "will" 6.3;
+# "smith" 4.7, "costa" 3.9)
+VERY_COMMON_ZIPF = 5.0
 # Generic account names: redacted in a home path, never looked for in prose and code.
 GENERIC = frozenset({
     "shared", "public", "user", "users", "username", "runner", "ubuntu", "root", "admin", "guest",
@@ -65,6 +68,19 @@ def _common(word: str) -> bool:
     return word in GENERIC or zipf_frequency(word, "en") >= COMMON_ZIPF
 
 
+@functools.lru_cache(maxsize=65536)
+def _very_common(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= VERY_COMMON_ZIPF
+
+
+def warm() -> None:
+    """Load the word frequencies before the workers fork (they share them)."""
+    _common("warm")
+    _very_common("warm")
+
+
 def propagates(value: str, type_: str) -> bool:
     """Whether a value redacted in one place is redacted at every other occurrence."""
     if type_.startswith(_NOT_CARRIED):
@@ -76,6 +92,9 @@ def propagates(value: str, type_: str) -> bool:
         return False
     if core.isalpha() and _common(core.lower()):
         return False
+    words = core.split()
+    if len(words) > 1 and all(w.isalpha() and _very_common(w.lower()) for w in words):
+        return False  # "Now I", "See Also": a phrase a name recognizer took for a person
     return True
 
 
