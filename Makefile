@@ -22,7 +22,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check tracepub tests bench
 
 clean:
 	rm -rf $(VENV) out

@@ -13,7 +13,7 @@ fake user's own name, username, email, hostname, home and tokens: zero leaks all
 ``negative`` (harmless look-alikes that must survive: git SHAs, UUIDs, integrity hashes,
 public keys, placeholders, documentation example keys, private IPs).
 
-Secret types are drawn from the rule pack at run time (``src/tracepub/patterns/*.toml``
+Secret types are drawn from the rule pack at run time (``patterns/*.toml``
 examples), so every new rule is planted automatically, plus structural secrets no single rule
 names (URL passwords, private keys, service-account JSON, docker auths, kubeconfig tokens).
 Each session carries a canary (``evalref-<harness>-<n>``) in its first prompt, so the
@@ -34,7 +34,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "src"))
+sys.path.insert(0, str(HERE.parent))
 
 import corpus_fake as fk  # noqa: E402
 from corpus_bulk import Bulk, docker_pull, git_diff, go_sum, package_lock, prose  # noqa: E402

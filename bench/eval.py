@@ -56,7 +56,7 @@ def clean_env(extra: dict[str, str]) -> dict[str, str]:
            and k not in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "OPENCODE_DB", "HERMES_HOME",
                          "XDG_DATA_HOME", "XDG_CONFIG_HOME", "HF_HOME", "GIT_CONFIG_GLOBAL")}
     env.update(extra)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["GIT_CONFIG_NOSYSTEM"] = "1"
     env["HF_HUB_OFFLINE"] = "1"
     return env

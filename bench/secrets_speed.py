@@ -17,7 +17,7 @@ import sysconfig
 import time
 from pathlib import Path
 
-from tracepub.detect import DetectConfig, Engine, build_detectors
+from tracepub.detect.engine import DetectConfig, Engine, build_detectors
 from tracepub.model import Leaf
 
 

@@ -47,7 +47,7 @@ GEN_VERSION = 3  # bump when claude_gen.py changes what it writes
 CORPUS_PLANT_EVERY = 20
 
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT))
 
 
 def parse_size(text: str) -> int:
@@ -197,7 +197,7 @@ def child_env(extra: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items()
            if not re.search(r"(?i)token|secret|passw|api_?key|credential", k)}
     env.update(extra)
-    env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.pop("CLAUDE_CONFIG_DIR", None)
     return env
 

@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracepub.detect import DetectConfig
-from tracepub.pipeline import RunOptions, RunSummary, run
+from tracepub.detect.engine import DetectConfig
+from tracepub.run.pipeline import RunOptions, RunSummary, run
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_traces"

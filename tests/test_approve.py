@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 from reviewkit import invoke, redacted_dir, value_id
 
-from tracepub import card
-from tracepub.output import compute_files, read_manifest
+from tracepub.outputs import card
+from tracepub.outputs.files import compute_files, read_manifest
 
 
 def test_approve_settles_the_card_then_binds_the_signoff_to_the_manifest(tmp_path):

@@ -87,7 +87,7 @@ def test_unreadable_file_is_reported_and_run_goes_on(tmp_path, monkeypatch):
     shutil.copy(CODEX, locked)
     locked.chmod(0)
     if os.geteuid() == 0:  # root reads anything: make the read fail the way it would for a user
-        import tracepub.discover as disc
+        import tracepub.sources.discover as disc
 
         real = disc.read_head
 

@@ -1,4 +1,4 @@
-from tracepub import decisions
+from tracepub.review import decisions
 
 
 def test_latest_decision_wins_and_file_is_appended(tmp_path):

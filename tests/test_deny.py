@@ -13,9 +13,9 @@ from click.testing import CliRunner
 from test_sessions import SID_A, SID_B, SID_C, claude_session, utc  # noqa: F401
 
 from tracepub.cli import cli
-from tracepub.deny import Denied, DenyMatcher, DenyRule, mask, parse_rules
 from tracepub.model import Record
-from tracepub.walk import loads
+from tracepub.selection.deny import Denied, DenyMatcher, DenyRule, mask, parse_rules
+from tracepub.walk.walker import loads
 
 # -- the matcher ----------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from samples import SAMPLES, generator, make_home
 
 from tracepub.cli import cli
-from tracepub.discover import default_sources, discover
+from tracepub.sources.discover import default_sources, discover
 
 PLANTED = generator().PLANTED
 # Units expected from the harness samples (generic formats are never looked for under $HOME):
@@ -67,8 +67,8 @@ def test_review_rerun_discovers_like_the_first_run(isolated_home, tmp_path, monk
     spelled out); a re-run must still leave generic formats under $HOME alone."""
     import json
 
-    from tracepub import runstate
-    from tracepub.pipeline import run
+    from tracepub.review import runstate
+    from tracepub.run.pipeline import run
 
     home = make_home(isolated_home)
     _distractors(home)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from tracepub.cli import cli
 from tracepub.fakes import expand, github_token
-from tracepub.identity import harvest
+from tracepub.sources.harvest import harvest
 
 RNG = random.Random(7)
 
@@ -166,7 +166,7 @@ def test_exact_values_see_through_json_escapes():
 
 
 def test_engine_resolves_escapes_for_every_detector():
-    from tracepub.detect import DetectConfig, Engine
+    from tracepub.detect.engine import DetectConfig, Engine
     from tracepub.model import Leaf
 
     token = github_token(random.Random(5), "gho")
@@ -176,7 +176,7 @@ def test_engine_resolves_escapes_for_every_detector():
 
 
 def test_windows_paths_keep_their_names_and_double_escapes_resolve():
-    from tracepub.detect import DetectConfig, Engine
+    from tracepub.detect.engine import DetectConfig, Engine
     from tracepub.detect.identity import escaped_view
     from tracepub.model import Leaf
 

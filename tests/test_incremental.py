@@ -11,7 +11,7 @@ import pytest
 
 from tracepub.cli import detect_config
 from tracepub.fakes import expand
-from tracepub.pipeline import RunOptions, run
+from tracepub.run.pipeline import RunOptions, run
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -59,7 +59,7 @@ def test_run_leaves_automatic_garbage_collection_on(sessions, tmp_path):
     (the caller's thresholds)."""
     import gc
 
-    from tracepub import pipeline
+    from tracepub.run import pipeline
 
     before = gc.get_threshold()
     try:

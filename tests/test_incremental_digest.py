@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from tracepub import incremental
 from tracepub.cli import detect_config
 from tracepub.model import Unit
-from tracepub.pipeline import RunOptions, run
 from tracepub.readers.base import JsonDocReader, JsonlReader, records_hashing
 from tracepub.readers.claude import ClaudeCode
 from tracepub.readers.generic import Atif
+from tracepub.run import incremental
+from tracepub.run.pipeline import RunOptions, run
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

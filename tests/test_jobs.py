@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tracepub.cli import detect_config
-from tracepub.pipeline import RunOptions, run
-from tracepub.placeholders import KEY_FILE
+from tracepub.redact.placeholders import KEY_FILE
+from tracepub.run.pipeline import RunOptions, run
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

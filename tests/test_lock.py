@@ -17,14 +17,14 @@ from pathlib import Path
 from reviewkit import invoke, redacted_dir
 
 import tracepub
-from tracepub.dirlock import LOCK_FILE, locked
-from tracepub.output import read_manifest
+from tracepub.outdir import LOCK_FILE, locked
+from tracepub.outputs.files import read_manifest
 
 SID = "session"  # reviewkit's session, named by its file in a plain run
 HOLD = """
 import sys
 from pathlib import Path
-from tracepub.dirlock import locked
+from tracepub.outdir import locked
 with locked(Path(sys.argv[1]), create=True):
     print("held", flush=True)
     sys.stdin.read()

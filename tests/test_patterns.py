@@ -103,7 +103,7 @@ def test_bundled_rules_compiled_when_used_are_the_rules_compiled_at_load():
     import tomllib
     from importlib import resources
 
-    pack = resources.files("tracepub") / "patterns"
+    pack = resources.files("tracepub.patterns")
     for entry in sorted(pack.iterdir(), key=lambda p: p.name):
         if not entry.name.endswith(".toml"):
             continue

@@ -1,4 +1,4 @@
-from tracepub.placeholders import Namer, label, load_key
+from tracepub.redact.placeholders import Namer, label, load_key
 
 
 def test_same_value_same_placeholder_and_keyed(tmp_path):

@@ -1,9 +1,9 @@
 """A reader's ``prose_strings`` lists exactly what a walk with its ``is_prose`` finds, in order."""
 
-from tracepub.detect import DetectConfig, Engine
-from tracepub.placeholders import Namer
+from tracepub.detect.engine import DetectConfig, Engine
 from tracepub.readers.claude import ClaudeCode
-from tracepub.redact import Redactor
+from tracepub.redact.placeholders import Namer
+from tracepub.redact.redactor import Redactor
 
 RECORDS = [
     {"type": "user", "message": {"role": "user", "content": "Hello there, Ann"}},

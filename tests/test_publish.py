@@ -13,7 +13,7 @@ import pytest
 from hubserver import TOKEN
 from reviewkit import invoke, planted, redacted_dir, value_id
 
-from tracepub.output import build_manifest, read_manifest, write_manifest
+from tracepub.outputs.files import build_manifest, read_manifest, write_manifest
 
 REPO = "me/agent-traces"
 

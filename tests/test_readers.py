@@ -268,7 +268,7 @@ def test_secret_in_json_tool_argument_is_redacted_and_parses(out, rel):
 @pytest.mark.parametrize("rel", IDS)
 def test_info_describes_the_session(rel):
     """``tracepub sessions`` lists ``Reader.info``: cheap facts about a session."""
-    from tracepub.discover import discover
+    from tracepub.sources.discover import discover
 
     path = SAMPLES / rel
     src = path.parents[2] if "/storage/" in rel else path
@@ -285,7 +285,7 @@ def test_info_describes_the_session(rel):
 
 
 def test_info_counts():
-    from tracepub.discover import discover
+    from tracepub.sources.discover import discover
 
     found = discover([SAMPLES])
     infos = {(u.harness, Path(u.relpath).name): reader_for_unit(u).info(u) for u in found.units}
@@ -304,7 +304,7 @@ def test_unknown_json_is_skipped_and_reported(tmp_path):
     (tmp_path / "settings.json").write_text('{"theme": "dark", "model": "opus"}')
     (tmp_path / "rows.jsonl").write_text('{"a": 1}\n{"b": 2}\n')
     (tmp_path / "notes.txt").write_text("nothing")
-    from tracepub.discover import discover
+    from tracepub.sources.discover import discover
 
     found = discover([tmp_path])
     assert found.units == []
@@ -414,7 +414,7 @@ def test_records_stream_in_bounded_memory(tmp_path):
         fh.write(lines_of(next(SAMPLES.glob("codex/sessions/2026/**/*.jsonl")))[0] + "\n")
         for _ in range(8000):  # ~16 MB
             fh.write(line + "\n")
-    from tracepub.discover import discover
+    from tracepub.sources.discover import discover
 
     unit = discover([big]).units[0]
     reader = reader_for_unit(unit)
@@ -427,7 +427,7 @@ def test_records_stream_in_bounded_memory(tmp_path):
 
 
 def test_subagents_name_their_parent_session():
-    from tracepub.discover import discover
+    from tracepub.sources.discover import discover
 
     found = discover([SAMPLES / "claude"])
     infos = [reader_for_unit(u).info(u) for u in found.units if u.relpath.endswith(".jsonl")]
@@ -439,7 +439,7 @@ def test_subagents_name_their_parent_session():
 def test_opencode_and_hermes_parents(tmp_path):
     import shutil
 
-    from tracepub.discover import discover
+    from tracepub.sources.discover import discover
 
     db = tmp_path / "state.db"
     shutil.copy(SAMPLES / "hermes" / "state.db", db)
@@ -454,7 +454,7 @@ def test_opencode_and_hermes_parents(tmp_path):
 
 
 def test_gemini_subagent_names_its_parent(tmp_path):
-    from tracepub.discover import discover
+    from tracepub.sources.discover import discover
 
     main = next(SAMPLES.glob("gemini/tmp/*/chats/*.jsonl"))
     lines = main.read_text().splitlines()

@@ -11,7 +11,7 @@ from hubserver import TOKEN
 from reviewkit import claude_session, planted
 
 from tracepub.cli import cli
-from tracepub.output import read_manifest
+from tracepub.outputs.files import read_manifest
 
 README = os.path.join(os.path.dirname(__file__), "..", "README.md")
 

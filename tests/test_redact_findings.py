@@ -9,11 +9,11 @@ from collections import Counter
 
 import orjson
 
-from tracepub import report
-from tracepub.detect import DetectConfig, Engine
+from tracepub.detect.engine import DetectConfig, Engine
 from tracepub.model import KEPT, REVIEW, Span
-from tracepub.placeholders import Namer
-from tracepub.redact import Redactor
+from tracepub.outputs import report
+from tracepub.redact.placeholders import Namer
+from tracepub.redact.redactor import Redactor
 
 _WORDS = ["jdoe", "Jane Doe", "é✓ü", "x\"y\\z", "a\nb", "jane@example.com", "🙂 ok", "tab\there", "plain"]
 

@@ -7,7 +7,7 @@ import re
 
 from reviewkit import planted, redacted_dir, value_id
 
-from tracepub import report
+from tracepub.outputs import report
 
 
 def html(out) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tracepub import report
+from tracepub.outputs import report
 
 
 def _findings(rng: random.Random, files: list[str]) -> list[dict]:

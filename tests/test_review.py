@@ -8,7 +8,7 @@ import stat
 
 from reviewkit import dataset_text, findings, invoke, planted, redacted_dir, value_id
 
-from tracepub import decisions
+from tracepub.review import decisions
 
 
 def test_keep_leaves_value_in_clear_and_survives_a_later_redact(tmp_path):

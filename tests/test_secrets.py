@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from tracepub.detect import DetectConfig, Engine, build_detectors
+from tracepub.detect.engine import DetectConfig, Engine, build_detectors
 from tracepub.detect.entropy import ContextEntropy, name_tier
 from tracepub.detect.secrets_ds import DetectSecrets
 from tracepub.fakes import expand
@@ -384,7 +384,7 @@ def _claude_line(kind: str, content, uuid_: str, parent: str | None) -> str:
 
 
 def test_pipeline_planted_secrets_do_not_leak(tmp_path):
-    from tracepub.pipeline import RunOptions, run
+    from tracepub.run.pipeline import RunOptions, run
 
     gh, oa, pw, pem, aws = (fake("{{github:ghp}}"), fake("sk-proj-{{b64url:74}}T3BlbkFJ{{b64url:74}}"),
                             fake("{{alnum:20}}"), fake("{{pem:OPENSSH}}"), fake("{{b64:40}}"))

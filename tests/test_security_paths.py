@@ -14,12 +14,12 @@ from pathlib import Path
 
 from samples import SAMPLES
 
-from tracepub.detect import DetectConfig
-from tracepub.discover import discover
+from tracepub.detect.engine import DetectConfig
 from tracepub.model import Unit
-from tracepub.pipeline import RunOptions, assign_dests, run
 from tracepub.readers.base import inside
 from tracepub.readers.gemini import project_root
+from tracepub.run.pipeline import RunOptions, assign_dests, run
+from tracepub.sources.discover import discover
 
 MARKER = "OUTSIDEMARKERTEXT"  # plain text no detector touches: if it shows in DIR, a file outside was read
 SAMPLE_SID = "ses_7e449af7f2160jQx83ez4Jw69K"

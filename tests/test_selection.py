@@ -12,9 +12,8 @@ from click.testing import CliRunner
 from test_sessions import SID_A, SID_B, SID_C, claude_session, tree, utc  # noqa: F401
 
 from tracepub.cli import cli
-from tracepub.discover import discover
 from tracepub.model import SessionInfo, Unit
-from tracepub.selection import (
+from tracepub.selection.select import (
     Selection,
     SelectionError,
     group,
@@ -23,6 +22,7 @@ from tracepub.selection import (
     project_matches,
     resolve_ids,
 )
+from tracepub.sources.discover import discover
 
 
 def picked(root, **criteria) -> list[str]:
@@ -97,7 +97,7 @@ def test_harness_names_and_unknown_names(tree):
 
 
 def test_harness_filter_needs_no_reading(monkeypatch):
-    import tracepub.selection as selection
+    import tracepub.selection.select as selection
 
     monkeypatch.setattr(selection, "known_harnesses", lambda: ["claude_code", "other"])
     units = [Unit("claude_code", Path("/nonexistent/a.jsonl"), "p/a.jsonl"),

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import SAMPLES
 
-from tracepub import decisions
 from tracepub.cli import cli
-from tracepub.discover import discover
-from tracepub.pipeline import RunOptions, run
-from tracepub.selection import unit_key
-from tracepub.sessions import DropError, drop_session, list_sessions, restore_session
+from tracepub.review import decisions
+from tracepub.review.sessions import DropError, drop_session, list_sessions, restore_session
+from tracepub.run.pipeline import RunOptions, run
+from tracepub.selection.select import unit_key
+from tracepub.sources.discover import discover
 
 # -- Claude Code sessions made on the fly ---------------------------------------------------------
 
@@ -129,7 +129,7 @@ def test_listing_takes_selection_options(tree):
 
 
 def test_listing_runs_no_detection(tree, monkeypatch):
-    import tracepub.detect as detect
+    import tracepub.detect.engine as detect
 
     def boom(*a, **k):
         raise AssertionError("sessions must not run detection")
@@ -240,7 +240,7 @@ def test_drop_refuses_unknown_sessions_and_missing_runs(tree, tmp_path):
 
 
 def _no_ner():
-    from tracepub.detect import DetectConfig
+    from tracepub.detect.engine import DetectConfig
 
     return DetectConfig(ner=False)
 

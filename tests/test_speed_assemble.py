@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tracepub import output
 from tracepub.cli import detect_config
-from tracepub.output import append_file, compute_files, file_stamp, hashing_writer, read_manifest
-from tracepub.pipeline import RunOptions, run
+from tracepub.outputs import files as output
+from tracepub.outputs.files import append_file, compute_files, file_stamp, hashing_writer, read_manifest
+from tracepub.run.pipeline import RunOptions, run
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

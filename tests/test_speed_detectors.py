@@ -53,7 +53,7 @@ def test_address_trigger_holds_every_match_on_random_text():
     checked in the text) fires on every string ``_ADDRESS`` matches in, and its windows hold
     each match; as a string on its own and inside a longer one (no per-shape plan cache)."""
     from tracepub.detect.pii import Addresses
-    from tracepub.prefilter import Prefilter
+    from tracepub.detect.prefilter import Prefilter
 
     pf = Prefilter([Addresses()])
     rng = random.Random(11)
@@ -158,7 +158,7 @@ def test_ip_lines_equal_the_digit_first_pattern():
     import re
 
     from tracepub.detect.pii import _IP_LINES, _IPV6_ISH
-    from tracepub.prefilter import windows_matching
+    from tracepub.detect.prefilter import windows_matching
 
     before = re.compile(rf"\d\.\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
     rng = random.Random(6)
@@ -265,8 +265,8 @@ def _secrets_text(rng: random.Random, pieces: list[str]) -> str:
 def test_detect_secrets_triggers_equal_the_literal_tests():
     """One automaton pass opens the same plugins, and finds the same keywords, as searching each
     plugin's literals, then patterns, and each keyword in the folded text."""
+    from tracepub.detect.prefilter import folded
     from tracepub.detect.secrets_ds import _KEYWORD_LITERALS, DetectSecrets
-    from tracepub.prefilter import folded
 
     ds = DetectSecrets()
     literals = sorted({lit for gate in ds._gates if gate for lit in gate[0]} | set(_KEYWORD_LITERALS))
@@ -446,7 +446,7 @@ def test_shadows_means_resolve_gives_the_same_without_the_span():
     exactly ``s``'s text, any action, left out of ``resolve``'s input, changes nothing; on
     random clusters of spans, types of every rank, ties of every kind."""
     from tracepub.model import REDACTED, REVIEW, Span
-    from tracepub.resolve import resolve, shadows
+    from tracepub.redact.resolve import resolve, shadows
 
     rng = random.Random(13)
     types = ["identity.username", "secret.token", "pii.username", "pii.person", "custom.text", "other.thing"]
@@ -477,7 +477,7 @@ def test_engine_skipping_shadowed_home_paths_finds_the_same():
     the findings equal those of an engine that makes them all, on random text of home paths,
     exact values of every rank (an exact value of rank 0, or a pii one at 0.9, must not hide a
     home-path username) and other findings."""
-    from tracepub.detect import DetectConfig, Engine
+    from tracepub.detect.engine import DetectConfig, Engine
     from tracepub.fakes import expand
     from tracepub.model import Leaf
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import random
 
-from tracepub.pipeline import _encode
-from tracepub.walk import _style, dumps_like, dumps_like_bytes
+from tracepub.run.pipeline import _encode
+from tracepub.walk.walker import _style, dumps_like, dumps_like_bytes
 
 
 def _value(rng: random.Random, depth: int = 0):

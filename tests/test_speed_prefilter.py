@@ -13,17 +13,18 @@ from __future__ import annotations
 import json
 import random
 import re
+from importlib import resources
 
 import orjson
 import pytest
 
-from tracepub import blobs
-from tracepub.detect import DetectConfig, Engine
+from tracepub.detect.engine import DetectConfig, Engine
 from tracepub.detect.patterns import load_rules
+from tracepub.detect.prefilter import Prefilter, decoded_view, folded, line_windows, literal_forms
 from tracepub.fakes import expand
 from tracepub.model import Leaf
-from tracepub.prefilter import Prefilter, decoded_view, folded, line_windows, literal_forms
-from tracepub.walk import Walker
+from tracepub.walk import blobs
+from tracepub.walk.walker import Walker
 
 IDENTITY = {"jdoe": "identity.username", "Jane Doe": "identity.name", "jane.doe@acme-corp.dev": "identity.email",
             "devbox-07": "identity.hostname", "José Müller": "identity.name", "s3cr3t-Örg-token-99": "secret.user_supplied"}
@@ -592,7 +593,7 @@ def test_context_rules_match_as_written():
         "tokens: 12, token_count=3, Token => 'abcdef.yaml'")]
     by_id = {r.id: r.regex for r in load_rules()}
     changed = 0
-    for path in sorted(Path(pm.__file__).parent.parent.joinpath("patterns").glob("*.toml")):
+    for path in sorted(Path(str(resources.files("tracepub.patterns"))).glob("*.toml")):
         for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("rules", []):
             if "context" not in raw:
                 continue
@@ -648,7 +649,7 @@ def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
 def test_starts_with_reads_the_literal_prefix():
     """A pattern's two-character anchor is not tested with ``in`` first only when every match starts
     with it as written (re then skips to it itself)."""
-    from tracepub.prefilter import _starts_with
+    from tracepub.detect.prefilter import _starts_with
 
     assert _starts_with(r"AC[a-z0-9]{32}", "AC") and _starts_with(r"AP[\dABCDEF]", "AP")
     assert not _starts_with(r"(?i)AC[a-z]", "AC")  # case-insensitive: "ac" too
@@ -660,7 +661,7 @@ def test_a_class_beyond_ascii_is_searched_in_those_characters_first(engine):
     """A pattern that is one class of characters beyond ASCII (a digit beyond ASCII) is first
     searched in the text's non-ASCII characters alone: the same plans as searching the text, on
     random text with such digits and other non-ASCII characters."""
-    from tracepub.prefilter import _one_class
+    from tracepub.detect.prefilter import _one_class
 
     pf = engine.prefilter
     assert pf._beyond and all(_one_class(e[2].pattern) for e in pf._plan_patterns[1] if e[0] in pf._beyond)
@@ -682,7 +683,7 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
     running each on every window, on random text with numbers glued to tokens every way."""
     from tracepub.detect import pii
     from tracepub.detect.pii import Presidio
-    from tracepub.prefilter import folded
+    from tracepub.detect.prefilter import folded
 
     p = Presidio(ner=False)
     rng = random.Random(11)
@@ -723,7 +724,7 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
     such a line, and the phones found there are those found in the whole text, on random text
     (addresses, brackets, "+", separators); the engine plans ``_Phones`` on those lines."""
     from tracepub.detect import pii
-    from tracepub.prefilter import folded, line_windows
+    from tracepub.detect.prefilter import folded, line_windows
 
     p = pii.Presidio(ner=False)
     trig = re.compile(pii._PHONE_TRIGGER)

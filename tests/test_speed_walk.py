@@ -44,7 +44,7 @@ def test_blob_precheck_lets_through_every_blob():
     ``blobs.DATA_URL_START``: elsewhere ``classify`` finds nothing, on keys and texts of every kind."""
     import random
 
-    from tracepub import blobs
+    from tracepub.walk import blobs
 
     rnd = random.Random(5)
     b64 = "".join(rnd.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(200))
@@ -64,7 +64,7 @@ def test_blob_precheck_lets_through_every_blob():
                     assert blobs.classify(key, text, parent) is None, (key, text[:30], parent)
     assert calls > 100
     # and the walker's result equals classify's on each of them
-    from tracepub.walk import Walker
+    from tracepub.walk.walker import Walker
 
     seen: list = []
     w = Walker(lambda text, path, key: text, lambda kind, path, text: seen.append(kind))
@@ -88,9 +88,9 @@ def test_engine_cached_final_spans_equal_a_fresh_scan():
     allowed values, overlaps resolved, and a fresh engine's scan of it under that key alone."""
     import random
 
-    from tracepub.detect import DetectConfig, Detector, Engine, Trigger
+    from tracepub.detect.engine import DetectConfig, Detector, Engine, Trigger
     from tracepub.model import Span
-    from tracepub.resolve import resolve
+    from tracepub.redact.resolve import resolve
 
     class Words(Detector):  # context-free: every "tok" word and its overlapping "tok-x" form
         name = "words"
@@ -138,7 +138,7 @@ def test_people_looked_for_in_utf8_as_word_by_word():
     same offsets as the word-by-word search, on random texts."""
     import random
 
-    from tracepub.detect import DetectConfig, Engine, _occurrences
+    from tracepub.detect.engine import DetectConfig, Engine, _occurrences
 
     rng = random.Random(29)
     engine = Engine(DetectConfig(), detectors=[])

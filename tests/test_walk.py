@@ -1,6 +1,6 @@
 import json
 
-from tracepub.walk import JSON, KEY, Walker, dumps_like, dumps_like_bytes, format_path
+from tracepub.walk.walker import JSON, KEY, Walker, dumps_like, dumps_like_bytes, format_path
 
 
 def upper_secret(text, path, key):
@@ -63,7 +63,7 @@ def test_maybe_json_equals_strip_then_test():
     """``_maybe_json`` looks at a string's ends before stripping it: the same answer as stripping first."""
     import random
 
-    from tracepub.walk import _maybe_json
+    from tracepub.walk.walker import _maybe_json
 
     def slow(text):
         s = text.strip()
@@ -100,7 +100,7 @@ def test_style_ensure_ascii_equals_substring_test():
     ``isascii() and "\\u00" in text`` on random texts."""
     import random
 
-    from tracepub.walk import _style
+    from tracepub.walk.walker import _style
 
     rng = random.Random(11)
     pieces = ["\\", "u", "0", "00", "\\u", "\\u00", "\\u0", "\\\\u00", '"', "a", "é", "\n", " ", "{", "}"]

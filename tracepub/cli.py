@@ -1,0 +1,506 @@
+"""The command line (DESIGN.md's contract): redact, review, approve, publish.
+
+Exit status: 0 on success, 1 on a refused or failed action (one line saying why and what to
+do), 2 on bad usage (click's own). ``--json`` prints a machine-readable summary on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from tracepub import __version__
+
+
+class Refused(click.ClickException):
+    """A refused or failed action: exit status 1 with one clear line."""
+
+    exit_code = 1
+
+
+def _echo_json(data: object) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tracepub")
+def cli() -> None:
+    """Share coding-agent session traces safely.
+
+    \b
+    Typical flow:
+      tracepub redact --out out/                 # every harness under $HOME
+      tracepub review out/                       # decide on flagged findings
+      tracepub approve out/ --reviewer "Jane"    # sign off the exact bytes
+      tracepub publish out/ --repo me/traces     # verify, re-scan, upload (private)
+    """
+
+
+def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_path: Path | None, ner: bool,
+                  env: dict[str, str] | None = None, home: Path | None = None):
+    """Assemble what detection needs: harvested identity, --secret values, tracepub.toml."""
+    from tracepub import config as config_mod
+    from tracepub.detect.engine import DetectConfig
+    from tracepub.sources.harvest import collect
+
+    try:
+        cfg = config_mod.load(config_path)
+    except ValueError as exc:
+        raise Refused(str(exc)) from exc
+    files = [str(secrets_file.resolve())] if secrets_file is not None else []
+    h = collect(secret, files, cfg.secrets, env, home)
+    dc = DetectConfig(
+        identity=dict(h.values),
+        extra_rules=[str(cfg.path)] if cfg.has_rules and cfg.path else [],
+        add_regexes=list(cfg.redact_regex),
+        allow_values=list(cfg.allow),
+        allow_regexes=list(cfg.allow_regex),
+        ner=ner,
+        secrets_files=files,
+        config_file=str(cfg.path.resolve()) if cfg.path else None,
+    )
+    return dc, h, cfg
+
+
+def secret_options(f):
+    """--secret / --secrets-file for commands that redact or re-scan again (review, publish):
+    tracepub never stores these values, so a re-run must be given them again."""
+    f = click.option("--secrets-file", "secrets_files", multiple=True,
+                     type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="Values to redact, as given to redact (one per line; KEY=value lines give the value).")(f)
+    return click.option("--secret", "secrets", multiple=True,
+                        help="A value given to redact with --secret (never stored, so give it again).")(f)
+
+
+def selection_options(f):
+    """--project, --since, --until, --harness, --session, --exclude-session (redact and sessions)."""
+    opts = [
+        click.option("--project", "projects", multiple=True, metavar="GLOB",
+                     help="Only sessions whose working folder matches (repeatable). A bare name matches the "
+                          "folder's last component; a path (~ allowed) matches that folder and its subfolders."),
+        click.option("--since", metavar="DATE", help="Only sessions that started on or after DATE "
+                     "(YYYY-MM-DD or YYYY-MM-DDTHH:MM, local time)."),
+        click.option("--until", metavar="DATE", help="Only sessions that ended on or before DATE (a date "
+                     "alone includes that whole day)."),
+        click.option("--harness", "harnesses", multiple=True, metavar="NAME",
+                     help="Only this harness, e.g. claude_code or codex (repeatable)."),
+        click.option("--session", "session_ids", multiple=True, metavar="ID",
+                     help="Only this session: full id or a unique prefix (repeatable)."),
+        click.option("--exclude-session", "exclude_ids", multiple=True, metavar="ID",
+                     help="Leave this session out: full id or a unique prefix (repeatable)."),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def make_selection(projects, since, until, harnesses, session_ids, exclude_ids):
+    from tracepub.selection.select import Selection, SelectionError
+
+    try:
+        return Selection(list(projects), since, until, list(harnesses), list(session_ids), list(exclude_ids))
+    except SelectionError as exc:
+        raise click.UsageError(str(exc)) from exc
+
+
+@cli.command()
+@click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
+@selection_options
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (for scripts).")
+def sessions(sources: tuple[Path, ...], projects, since, until, harnesses, session_ids, exclude_ids,
+             as_json: bool) -> None:
+    """List discovered sessions: harness, id, project folder, start and end, messages, tool calls, size.
+
+    Uses the same discovery as redact and reads each session once; no detection runs. Every
+    selection option of redact works here too, so you can check a selection before redacting.
+    Times are shown in local time (--json gives them as recorded).
+
+    \b
+    Examples:
+      tracepub sessions
+      tracepub sessions --project myapp --since 2026-03-01
+      tracepub sessions ~/.codex/sessions --json
+    """
+    from tracepub.review.sessions import format_table, list_sessions, to_json
+    from tracepub.selection.select import SelectionError
+
+    sel = make_selection(projects, since, until, harnesses, session_ids, exclude_ids)
+    try:
+        found, disc = list_sessions(list(sources), sel)
+    except SelectionError as exc:
+        raise Refused(str(exc)) from exc
+    if as_json:
+        _echo_json(to_json(found, disc))
+        return
+    for line in format_table(found):
+        click.echo(line)
+    files = sum(len(s.units) for s in found)
+    click.echo(f"{len(found)} session(s), {files} file(s).", err=True)
+    if disc.problems:
+        click.echo(f"Problems: {len(disc.problems)}", err=True)
+        for p in disc.problems[:20]:
+            click.echo(f"  {p}", err=True)
+
+
+@cli.command()
+@click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="Output folder (DIR).")
+@click.option("--jobs", "-j", default=0, type=click.IntRange(0, 256), help="Worker processes (default: one per core).")
+@click.option("--secret", multiple=True, help="A value to always redact (repeatable).")
+@click.option("--secrets-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A file of values to always redact, one per line (KEY=value lines take the value).")
+@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="tracepub.toml to use (default: ./tracepub.toml if present).")
+@click.option("--no-ner", is_flag=True, help="Do not run NER for person names on prose.")
+@click.option("--keep-blobs", is_flag=True, help="Keep base64 images and encrypted blobs instead of removing them.")
+@click.option("--license", "license_", default=None, help="License for the dataset card (e.g. cc-by-4.0).")
+@click.option("--title", default=None, help="Title for the dataset card.")
+@click.option("--strict", is_flag=True, help="Exit with status 1 if any problem was reported.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+@selection_options
+@click.option("--deny", multiple=True, metavar="PATTERN",
+              help="Leave out every session that mentions PATTERN anywhere (case-insensitive; "
+                   "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.")
+def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, ...], secrets_file: Path | None,
+           config_path: Path | None, no_ner: bool, keep_blobs: bool, license_: str | None, title: str | None,
+           strict: bool, as_json: bool, projects=(), since=None, until=None, harnesses=(), session_ids=(),
+           exclude_ids=(), deny=()) -> None:
+    """Find and redact secrets and personal data; write DIR/dataset, DIR/review, DIR/manifest.json.
+
+    SOURCES are session files or folders (searched recursively, hidden folders included); with
+    none, every harness's default location under $HOME is searched. Sources are never modified.
+
+    \b
+    Examples:
+      tracepub redact --out out/
+      tracepub redact ~/.claude/projects/-home-me-src-app --out out/
+      tracepub redact sample_traces --out out/ --secret my-internal-token --json
+      tracepub redact --project myapp --since 2026-03-01 --deny "Client Corp" --out out/
+    """
+    from tracepub.run.pipeline import RunOptions, run
+    from tracepub.selection.deny import parse_rules
+    from tracepub.selection.select import SelectionError
+
+    sel = make_selection(projects, since, until, harnesses, session_ids, exclude_ids)
+    try:
+        cli_deny = parse_rules(deny, "--deny")
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    dc, harvested, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
+    try:
+        deny_rules = parse_rules(cfg.deny, str(cfg.path or "tracepub.toml")) + cli_deny
+    except ValueError as exc:
+        raise Refused(str(exc)) from exc
+    opts = RunOptions(
+        out=out,
+        sources=list(sources),
+        detect=dc,
+        jobs=jobs,
+        remove_blobs=not keep_blobs,
+        progress=not as_json,
+        card={k: v for k, v in (("license", license_), ("title", title)) if v},
+        selection=sel if sel.active else None,
+        deny=deny_rules,
+        identity_summary=harvested.summary(),
+    )
+    try:
+        with _refusals(), _writing(out, create=True):
+            summary = run(opts)
+    except SelectionError as exc:
+        raise Refused(str(exc)) from exc
+    if as_json:
+        _echo_json(summary.to_json())
+    else:
+        _print_summary(summary)
+    if strict and summary.problems:
+        raise Refused(f"{len(summary.problems)} problem(s) reported and --strict was given")
+
+
+def _print_summary(s) -> None:
+    err = sys.stderr
+    mb = s.bytes_in / 1e6
+    click.echo(f"Read {s.files} session file(s), {s.records} records, {mb:.1f} MB.", file=err)
+    for h, n in s.harnesses.items():
+        click.echo(f"  {h}: {n}", file=err)
+    total = sum(s.findings.values())
+    click.echo(f"Findings: {total}", file=err)
+    for t, n in s.findings.items():
+        click.echo(f"  {t}: {n}", file=err)
+    if s.blobs:
+        click.echo("Removed blobs: " + ", ".join(f"{k} {v}" for k, v in s.blobs.items()), file=err)
+    if s.ner is None:
+        click.echo("Notice: NER for person names was off (no spaCy model installed, or --no-ner).", file=err)
+    _print_selection(s)
+    if s.skipped:
+        click.echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
+    if getattr(s, "duplicates", None):
+        click.echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
+                   "(OpenCode/Hermes DB; listed in review/run.json).", file=err)
+    if s.problems:
+        click.echo(f"Problems: {len(s.problems)}", file=err)
+        for p in s.problems[:20]:
+            click.echo(f"  {p}", file=err)
+    click.echo(f"Review the report: {os.path.join(s.out, 'review', 'report.html')}", file=err)
+
+
+def _print_selection(s) -> None:
+    err = sys.stderr
+    counts = (getattr(s, "selection", None) or {}).get("counts", {})
+    if counts.get("excluded"):
+        click.echo(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).", file=err)
+    if s.dropped:
+        click.echo(f"Dropped in review (left out): {len(s.dropped)} session(s)", file=err)
+        for d in s.dropped[:20]:
+            click.echo(f"  {d['session']}", file=err)
+    if s.denied:
+        click.echo(f"Denied (left out of dataset/): {len(s.denied)} session(s)", file=err)
+        for d in s.denied[:20]:
+            click.echo(f"  {d['session']}  {d['file']}: rule {d['rule']!r} ({d['origin']}) matched "
+                       f"{d['masked']!r} at {d['where']}", file=err)
+
+
+class _refusals:
+    """Turn a module's Refusal into exit status 1 with its one line."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        from tracepub.errors import Refusal
+
+        if exc_type is not None and issubclass(exc_type, Refusal):
+            raise Refused(str(exc)) from None
+        return False
+
+
+def _writing(out: Path, create: bool = False):
+    """DIR's lock (``dirlock``), held by every command that writes into DIR, from before its
+    first write: a second one refuses with exit 1 instead of interleaving its files."""
+    from tracepub.outdir import locked
+
+    return locked(out, create)
+
+
+def _check(fn):
+    """A click callback running a validator on each value of a repeatable option (exit 2 on error)."""
+
+    def callback(ctx, param, values):
+        try:
+            return tuple(fn(v) for v in values) if isinstance(values, tuple) else fn(values)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+
+    return callback
+
+
+def _add_check(v: str) -> str:
+    from tracepub.review.interactive import validate_add
+
+    return validate_add(v)
+
+
+def _regex_check(v: str) -> str:
+    from tracepub.review.interactive import validate_regex
+
+    return validate_regex(v)
+
+
+def _repo_check(v: str) -> str:
+    from tracepub.publish.gate import check_repo_id
+
+    return check_repo_id(v)
+
+
+@cli.command()
+@click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--keep", multiple=True, metavar="ID", help="Leave this value in clear (a value id or a finding id).")
+@click.option("--redact", "redact_ids", multiple=True, metavar="ID", help="Redact this value again (undo --keep).")
+@click.option("--add", multiple=True, metavar="TEXT", callback=_check(_add_check), help="Always redact this text.")
+@click.option("--add-regex", multiple=True, metavar="RE", callback=_check(_regex_check),
+              help="Always redact what this regular expression matches.")
+@click.option("--reviewer", default=None, help="Who decides (recorded with each decision; default: your login).")
+@click.option("--drop-session", "drop_ids", multiple=True, metavar="ID",
+              help="Leave this session out of dataset/, now and on every later run (id or unique prefix).")
+@click.option("--restore-session", "restore_ids", multiple=True, metavar="ID", help="Bring a dropped session back.")
+@secret_options
+@click.option("--all", "all_values", is_flag=True, help="Go through every value, not only the flagged ones.")
+@click.option("--interactive", is_flag=True, help="Ask about each value even if input is not a terminal.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: tuple[str, ...],
+           add_regex: tuple[str, ...], drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
+           secrets: tuple[str, ...], secrets_files: tuple[Path, ...], reviewer: str | None, all_values: bool,
+           interactive: bool, as_json: bool) -> None:
+    """Decide on findings: keep a value in clear, redact it, or add what the detectors missed.
+
+    On a terminal (without decision options) it goes through the flagged values one by one.
+    Decisions are appended to DIR/review/decisions.jsonl and applied at once: DIR/dataset is
+    redacted again from the original sources and DIR/manifest.json rewritten, so any earlier
+    sign-off no longer matches. Decisions also apply to every later `tracepub redact` into DIR.
+
+    \b
+    Examples:
+      tracepub review out/
+      tracepub review out/ --keep 3f2a9c0d1e2b4a5c --add "Project Bluebird" --reviewer Jane
+      tracepub review out/ --add-regex 'ACME-[0-9]{6}' --json
+      tracepub review out/ --drop-session 8f2c1e4a
+    """
+    from tracepub.review import interactive as rv
+
+    with _refusals():
+        rv.check_dir(dir)
+        scripted = keep or redact_ids or add or add_regex or drop_ids or restore_ids
+        asks = not scripted and (interactive or (sys.stdin.isatty() and not as_json))
+        if not scripted and not asks:  # only lists: writes nothing, takes no lock
+            if as_json:
+                _echo_json({"flagged": rv.flagged_lines(dir)[1:-1]})
+            else:
+                click.echo("\n".join(rv.flagged_lines(dir)))
+            return
+        with _writing(dir):  # before the questions: what is asked about is what gets decided on
+            if asks:
+                keep, redact_ids, add, add_regex, drop_ids = rv.interactive(
+                    dir, reviewer, all_values, click.echo, click.prompt, click.style)
+            sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
+            if sessions_done and not (keep or redact_ids or add or add_regex):
+                if as_json:
+                    _echo_json({"sessions": [r.__dict__ for r in sessions_done]})
+                else:
+                    click.echo("\n".join(r.message() for r in sessions_done), err=True)
+                return
+            outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json,
+                                secrets=secrets, secrets_files=secrets_files)
+    if as_json:
+        _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
+    else:
+        click.echo("\n".join([*(r.message() for r in sessions_done), *rv.describe(dir, outcome)]), err=True)
+
+
+def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...], reviewer: str) -> list:
+    """Whole-session decisions take effect at once (files leave or re-enter dataset/)."""
+    from tracepub.review.sessions import DropError, drop_session, restore_session
+
+    done = []
+    try:
+        for sid in drop_ids:
+            done.append(drop_session(dir, sid, reviewer))
+        for sid in restore_ids:
+            done.append(restore_session(dir, sid, reviewer))
+    except DropError as exc:
+        raise Refused(str(exc)) from None
+    return done
+
+
+@cli.command()
+@click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--reviewer", required=True, help="Your name, as it will appear in the dataset card and signoff.json.")
+@click.option("--license", "license_", default=None, help="Set the card's license (e.g. cc-by-4.0) before signing.")
+@click.option("--title", default=None, help="Set the card's title before signing.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts).")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, yes: bool, as_json: bool) -> None:
+    """Sign off the exact bytes in DIR/dataset (writes DIR/signoff.json).
+
+    Refuses if the files on disk do not match DIR/manifest.json. Shows what will be published
+    and asks for confirmation; then writes the reviewer and date into the dataset card,
+    rewrites the manifest and binds signoff.json to its sha256 and run id.
+
+    \b
+    Examples:
+      tracepub approve out/ --reviewer "Jane Doe"
+      tracepub approve out/ --reviewer "Jane Doe" --license cc-by-4.0 --yes
+    """
+    from tracepub.publish import signoff as so
+
+    with _refusals(), _writing(dir):  # before the plan: what is shown is what gets signed
+        plan = so.plan(dir, license_, title)
+        if not as_json:
+            _print_plan(dir, plan)
+        if not yes:
+            try:
+                ok = click.confirm(f"Sign off these {len(plan.files)} file(s) as {reviewer}?", default=False,
+                                   err=True)
+            except click.Abort:
+                ok = False
+            if not ok:
+                raise Refused("not approved: nothing was signed (pass --yes to approve without a prompt)")
+        signed = so.approve(dir, reviewer, license_, title)
+    if as_json:
+        _echo_json({"signoff": signed, "plan": plan.to_json()})
+    else:
+        click.echo(f"Signed: {dir / 'signoff.json'} (manifest sha256 {signed['manifest_sha256']}).", err=True)
+        click.echo(f"Next: tracepub publish {dir} --repo OWNER/NAME  (private unless --public)", err=True)
+
+
+def _print_plan(dir: Path, plan) -> None:
+    err = sys.stderr
+    click.echo(f"About to sign {len(plan.files)} file(s), {plan.bytes:,} bytes, in {dir / 'dataset'}:", file=err)
+    for name, meta in list(sorted(plan.files.items()))[:40]:
+        click.echo(f"  {meta['size']:>12,}  {name}", file=err)
+    if len(plan.files) > 40:
+        click.echo(f"  … and {len(plan.files) - 40} more (see manifest.json)", file=err)
+    click.echo(f"Sessions: {plan.sessions} (" + ", ".join(f"{h} {n}" for h, n in plan.harnesses.items()) + ")",
+               file=err)
+    click.echo("Findings by action: " + (", ".join(f"{a} {n}" for a, n in plan.actions.items()) or "none"), file=err)
+    if plan.flagged_values:
+        click.echo(f"{plan.flagged_values} flagged value(s) were not decided on; they stay redacted.", file=err)
+    if plan.problems:
+        click.echo(f"{plan.problems} problem(s) were reported while reading (see the report).", file=err)
+    click.echo(f"Card: license {plan.card['license']}" + (f", title {plan.card['title']!r}" if plan.card['title']
+                                                         else ""), file=err)
+
+
+@cli.command()
+@click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--repo", required=True, callback=_check(_repo_check), help="Hub dataset to publish to: OWNER/NAME.")
+@click.option("--public", is_flag=True, help="Make a new dataset public (default: private).")
+@click.option("--dry-run", is_flag=True, help="Check everything locally and list what would be sent; send nothing.")
+@click.option("--message", default=None, help="Commit message (the manifest sha256 is always appended).")
+@click.option("--replace", is_flag=True, help="Overwrite files that exist in the dataset with other content.")
+@click.option("--license", "license_", default=None,
+              help="Only checked: must equal the signed card's license (change it with approve).")
+@secret_options
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | None, replace: bool,
+            license_: str | None, secrets: tuple[str, ...], secrets_files: tuple[Path, ...], as_json: bool) -> None:
+    """Verify the sign-off, re-scan, and upload DIR/dataset in one commit.
+
+    Refuses (exit 1, nothing sent) without a matching sign-off, if any byte of DIR/dataset
+    differs from what was signed, or if the re-scan finds a secret or your identity. The token
+    comes from HF_TOKEN or `hf auth login` and is never printed.
+
+    \b
+    Examples:
+      tracepub publish out/ --repo me/agent-traces --dry-run
+      tracepub publish out/ --repo me/agent-traces
+      tracepub publish out/ --repo my-org/agent-traces --public --message "June sessions"
+    """
+    from tracepub.publish import gate as pb
+
+    with _refusals(), _writing(dir):  # it stages copies in DIR; nothing may change dataset/ meanwhile
+        result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
+                            license_=license_, secrets=secrets, secrets_files=secrets_files)
+    if as_json:
+        _echo_json(result.to_json())
+        return
+    verb = "Would send" if dry_run else "Sent"
+    click.echo(f"{verb} {len(result.files)} file(s), {result.bytes:,} bytes, to dataset {repo} "
+               f"({'private' if result.private else 'public'}):")
+    for f in result.files:
+        click.echo(f"  {f['size']:>12,}  {f['sha256'][:12]}  {f['path']}")
+    click.echo(f"Commit message: {result.commit_message}")
+    for note in result.notes:
+        click.echo(f"Note: {note}")
+    if result.url:
+        click.echo(f"Published: {result.url}" + (f" (commit {result.commit})" if result.commit else ""))
+
+
+def main() -> None:
+    cli()
+
+
+if __name__ == "__main__":
+    main()

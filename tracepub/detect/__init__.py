@@ -1,0 +1,1 @@
+"""Detection: the engine, its prefilter, and the detectors (secrets, PII, identity, found values)."""

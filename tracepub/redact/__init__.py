@@ -1,0 +1,1 @@
+"""Spans to placeholders: overlap resolution, typed keyed placeholders, findings."""

@@ -1,0 +1,1 @@
+"""A human's decisions: the decisions file, the interactive review, the stored run state, session drops."""

@@ -1,0 +1,285 @@
+"""``tracepub review DIR``: decide per value, then apply the decisions to dataset/ at once.
+
+Decisions are appended to review/decisions.jsonl (who, when, what) and applied by redacting
+again from the original sources with the options stored in review/run.json: dataset/ is
+never patched in place, so what the dataset holds is always what one run of the pipeline
+produces from sources + options + decisions. That run writes a new manifest (with a new
+run id), which is why any earlier sign-off stops matching and approve must be run again.
+"""
+
+from __future__ import annotations
+
+import getpass
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tracepub.detect.base import BLOCK_CONFIDENCE
+from tracepub.errors import Refusal
+from tracepub.outputs.files import DATASET, MANIFEST, SIGNOFF
+from tracepub.outputs.report import ValueGroup, aggregate, iter_findings
+from tracepub.review import decisions, runstate
+
+MIN_ADD = 3  # shorter values would redact ordinary words everywhere
+# Secrets found with high confidence block a publish even when kept (see publish.rescan).
+
+
+@dataclass
+class Outcome:
+    appended: list[dict] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    applied: bool = False
+    summary: Any = None  # the re-run's RunSummary
+    signoff_invalidated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": self.appended,
+            "warnings": self.warnings,
+            "applied": self.applied,
+            "manifest_sha256": getattr(self.summary, "manifest_sha256", None),
+            "signoff_invalidated": self.signoff_invalidated,
+            "summary": self.summary.to_json() if self.summary is not None else None,
+        }
+
+
+def default_reviewer() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+def check_dir(out: Path) -> None:
+    if not (out / "review" / runstate.RUN_FILE).exists():
+        raise Refusal(f"{out} is not a tracepub output folder (no review/run.json): "
+                      f"run `tracepub redact SOURCES --out {out}` first")
+
+
+def load_groups(out: Path) -> dict[str, ValueGroup]:
+    return aggregate(iter_findings(out)).groups
+
+
+def resolve_ids(out: Path, ids: Iterable[str], groups: dict[str, ValueGroup] | None = None) -> dict[str, str]:
+    """Map each ID (a value id, or a finding id) to its value id; refuse on an unknown one."""
+    wanted = [i.strip() for i in ids]
+    groups = groups if groups is not None else load_groups(out)
+    kept_before = decisions.load(out).keep_ids
+    result: dict[str, str] = {}
+    pending = set()
+    for i in wanted:
+        if i in groups or i in kept_before:
+            result[i] = i
+        else:
+            pending.add(i)
+    if pending:
+        for f in iter_findings(out):
+            if f["id"] in pending:
+                result[f["id"]] = f["value_id"]
+                pending.discard(f["id"])
+                if not pending:
+                    break
+    if pending:
+        raise Refusal(f"no value or finding with id {', '.join(sorted(pending))} in {out}/review/findings.jsonl: "
+                      "copy an id from review/report.html")
+    return result
+
+
+def blocks_publish(g: ValueGroup) -> bool:
+    return g.type.startswith("secret.") and g.conf_max >= BLOCK_CONFIDENCE and not g.flagged
+
+
+def validate_add(text: str) -> str:
+    if len(text.strip()) < MIN_ADD:
+        raise ValueError(f"--add needs at least {MIN_ADD} characters (a shorter value would match everywhere)")
+    return text.strip()
+
+
+def validate_regex(rx: str) -> str:
+    try:
+        compiled = re.compile(rx)
+    except re.error as exc:
+        raise ValueError(f"--add-regex {rx!r} is not a valid regular expression: {exc}") from exc
+    if compiled.fullmatch(""):
+        raise ValueError(f"--add-regex {rx!r} matches the empty string")
+    return rx
+
+
+def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: Iterable[str] = (),
+           add: Iterable[str] = (), add_regex: Iterable[str] = (),
+           extra: Iterable[tuple[str, dict[str, str]]] = (), apply_now: bool = True,
+           progress: bool = False, secrets: Iterable[str] = (), secrets_files: Iterable[Path] = ()) -> Outcome:
+    """Record decisions, then (if they change anything) re-run the redaction from the sources.
+
+    ``extra`` takes other decision actions as ``(action, fields)``, e.g.
+    ``("drop_session", {"session": id})``."""
+    check_dir(out)
+    reviewer = reviewer or default_reviewer()
+    keep, redact = list(keep), list(redact)
+    adds = [validate_add(t) for t in add]
+    regexes = [validate_regex(r) for r in add_regex]
+    groups = load_groups(out) if (keep or redact) else {}
+    ids = resolve_ids(out, [*keep, *redact], groups)
+    outcome = Outcome()
+    before = decisions.load(out)
+    for i in keep:
+        vid = ids[i]
+        g = groups.get(vid)
+        if g is not None and g.type.startswith("custom."):
+            outcome.warnings.append(f"{vid}: added by a reviewer, so it stays redacted (decisions to add win)")
+        elif g is not None and blocks_publish(g):
+            outcome.warnings.append(
+                f"{vid} ({g.type}, {g.value}) is a high-confidence secret: publish refuses while it is in clear")
+        elif g is not None and g.type.startswith("identity."):
+            outcome.warnings.append(f"{vid} is your own {g.type.partition('.')[2]}: it will be published in clear")
+        outcome.appended.append(decisions.append(out, "keep", reviewer, value_id=vid))
+    for i in redact:
+        outcome.appended.append(decisions.append(out, "redact", reviewer, value_id=ids[i]))
+    for t in adds:
+        entry = decisions.append(out, "add", reviewer, text=t)
+        outcome.appended.append({**entry, "text": _mask(t)})
+    for r in regexes:
+        outcome.appended.append(decisions.append(out, "add_regex", reviewer, regex=r))
+    for action, fields in extra:
+        outcome.appended.append(decisions.append(out, action, reviewer, **fields))
+    if apply_now and _changed(before, decisions.load(out)):
+        outcome.summary = apply(out, progress, secrets, secrets_files)
+        outcome.applied = True
+        outcome.signoff_invalidated = (out / SIGNOFF).exists()
+    return outcome
+
+
+def _changed(a: decisions.Decisions, b: decisions.Decisions) -> bool:
+    return (a.keep_ids != b.keep_ids or a.add_values != b.add_values or a.add_regexes != b.add_regexes
+            or a.dropped_sessions != b.dropped_sessions)
+
+
+def _mask(text: str) -> str:
+    return text[:2] + "…" + text[-1:] if len(text) > 4 else text[:1] + "…"
+
+
+def apply(out: Path, progress: bool = False, secrets: Iterable[str] = (), secrets_files: Iterable[Path] = ()) -> Any:
+    """Re-run the redaction into ``out`` from the stored sources and options (decisions folded in).
+
+    The exact values (identity, ``--secret``) are collected again, never read from a store;
+    ``load_options`` refuses if one the last run used is missing, so a re-run never redacts less."""
+    from tracepub.run.pipeline import run
+
+    check_dir(out)
+    opts = runstate.load_options(out, secrets=tuple(secrets), secrets_files=tuple(secrets_files), progress=progress)
+    missing = [str(s) for s in opts.sources if not Path(s).exists()]
+    if missing:
+        raise Refusal(f"source {missing[0]} no longer exists, so dataset/ was left as it was; the decisions are "
+                      "saved in review/decisions.jsonl and apply when you run `tracepub redact` with the sources")
+    return run(opts)
+
+
+# -- interactive ---------------------------------------------------------------------------------
+Prompt = Callable[..., Any]
+
+
+def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callable[..., None],
+                prompt: Prompt, style: Callable[..., str]
+                ) -> tuple[list[str], list[str], list[str], list[str], list[str]]:
+    """Go through flagged values (or all with ``all_values``); returns keep, redact, add, add_regex
+    and the sessions to drop.
+
+    The caller passes click's ``echo``/``prompt``/``style`` so this stays testable and free of
+    terminal handling."""
+    check_dir(out)
+    groups = sorted(load_groups(out).values(), key=lambda g: (not g.flagged, g.type, -g.count))
+    todo = groups if all_values else [g for g in groups if g.flagged]
+    keep: list[str] = []
+    redact: list[str] = []
+    add: list[str] = []
+    regexes: list[str] = []
+    drops: list[str] = []
+    kept_now = decisions.load(out).keep_ids
+    if not todo:
+        echo("No flagged values" + ("" if all_values else " (use --all to go through every value)") + ".")
+    choices = "k keep in clear · r redact · s skip · a add a value · x add a regex · d drop a session · q quit"
+    for n, g in enumerate(todo, 1):
+        echo("")
+        echo(style(f"[{n}/{len(todo)}] {g.type}", bold=True)
+             + f"  ({', '.join(d for d, _ in g.detectors.most_common(2))}, confidence {g.conf_max:.2f})")
+        state = "kept in clear" if g.value_id in kept_now else f"replaced by {g.placeholder}"
+        echo(f"  value {style(g.value, fg='yellow', bold=True)}  ({state})  id {g.value_id}")
+        echo(f"  {g.count} occurrence(s) in {g.n_files} file(s): {', '.join(g.files)}")
+        for sn in g.snippets:
+            echo("  …" + sn["before"][-40:].replace("\n", " ") + style(g.value, reverse=True)
+                 + sn["after"][:40].replace("\n", " ") + "…")
+        while True:
+            choice = prompt(choices, default="s", show_default=True).strip().lower()[:1]
+            if choice == "k":
+                keep.append(g.value_id)
+                if blocks_publish(g):
+                    echo(style("  note: a high-confidence secret; publish refuses while it is in clear", fg="red"))
+            elif choice == "r":
+                redact.append(g.value_id)
+            elif choice == "a":
+                _ask(prompt, echo, "  value to always redact", validate_add, add)
+                continue
+            elif choice == "x":
+                _ask(prompt, echo, "  regex to always redact", validate_regex, regexes)
+                continue
+            elif choice == "d":
+                _ask(prompt, echo, "  session id to leave out (see `tracepub sessions`)", str.strip, drops)
+                continue
+            elif choice == "q":
+                return keep, redact, add, regexes, drops
+            elif choice != "s":
+                echo("  " + choices)
+                continue
+            break
+    if not todo:
+        while True:
+            choice = prompt("a add a value · x add a regex · d drop a session · q quit", default="q").strip().lower()[:1]
+            if choice == "a":
+                _ask(prompt, echo, "  value to always redact", validate_add, add)
+            elif choice == "x":
+                _ask(prompt, echo, "  regex to always redact", validate_regex, regexes)
+            elif choice == "d":
+                _ask(prompt, echo, "  session id to leave out (see `tracepub sessions`)", str.strip, drops)
+            else:
+                break
+    return keep, redact, add, regexes, drops
+
+
+def _ask(prompt: Prompt, echo: Callable[..., None], label: str, check: Callable[[str], str], into: list[str]) -> None:
+    text = prompt(label, default="", show_default=False)
+    if not text:
+        return
+    try:
+        into.append(check(text))
+    except ValueError as exc:
+        echo(f"  {exc}")
+
+
+def describe(out: Path, o: Outcome) -> list[str]:
+    """What happened, for the terminal."""
+    if not o.appended:
+        return ["No decision recorded; dataset/ is unchanged."]
+    lines = [f"Recorded {len(o.appended)} decision(s) in {out / 'review' / decisions.FILE}."]
+    lines += [f"warning: {w}" for w in o.warnings]
+    if o.applied:
+        lines.append(f"Applied: {out / DATASET} was redacted again from the sources and {out / MANIFEST} rewritten "
+                     f"(sha256 {o.summary.manifest_sha256[:16]}…).")
+        lines.append("Any earlier sign-off no longer matches"
+                     + (" (signoff.json is now stale)" if o.signoff_invalidated else "")
+                     + f": run `tracepub approve {out} --reviewer NAME` before publishing.")
+    elif o.appended:
+        lines.append("Nothing changed in dataset/ (the decisions were already in effect).")
+    return lines
+
+
+def flagged_lines(out: Path) -> list[str]:
+    """A plain list of flagged values (what a non-interactive ``review DIR`` prints)."""
+    groups = sorted((g for g in load_groups(out).values() if g.flagged), key=lambda g: (g.type, -g.count))
+    lines = [f"{len(groups)} flagged value(s) (already redacted; keep the false positives in clear):"]
+    for g in groups:
+        lines.append(f"  {g.value_id}  {g.type:<28} {g.value:<24} {g.count}x")
+    lines.append(f"Decide with: tracepub review {out} --keep ID / --redact ID / --add TEXT / --add-regex RE"
+                 " (or run it on a terminal to go through them one by one)")
+    return lines

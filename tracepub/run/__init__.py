@@ -1,0 +1,1 @@
+"""The pipeline: workers over units, the dataset-wide second pass, incremental reuse."""

@@ -1,0 +1,1 @@
+"""Which sessions go in: --project/--since/--session criteria, reviewers' drops, deny rules."""

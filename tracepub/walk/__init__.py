@@ -1,0 +1,1 @@
+"""Every string of a record: the walker (JSON inside strings included) and opaque blobs."""
