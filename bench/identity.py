@@ -77,7 +77,7 @@ sys.path.insert(0, str(SRC))
 
 import corpus_fake as fk  # noqa: E402
 from corpus import build_home  # noqa: E402
-from corpus_bulk import Bulk, prose  # noqa: E402
+from corpus_bulk import Bulk, numbered, prose  # noqa: E402
 from corpus_formats import Call, ClaudeWriter, CodexWriter, Session, Step  # noqa: E402
 from eval import SECRET_STORES, _unescape, clean_env  # noqa: E402
 
@@ -90,6 +90,7 @@ CANARY = re.compile(r"identref-\d{2}-[a-z_]+-\d{3}")
 ENVELOPE_KEYS = frozenset({"cwd", "workdir", "file_path", "filePath", "command", "cmd"})
 # tracepub's placeholders (<USER>, <PII_PERSON_1a2b3c4d>) and the perfect rendering's (<OWNER_U>).
 PLACEHOLDER = re.compile(r"<[A-Z][A-Za-z0-9_]*>")
+JsonPath = tuple[str | int, ...]
 
 
 # -- identities --------------------------------------------------------------------------------------
@@ -771,6 +772,7 @@ class Plant:
     signature: str  # a text that only this place's records hold
     tokens: list[tuple[str, bool]] = field(default_factory=list)  # (token, bounded)
     snippets: list[tuple[str, str]] = field(default_factory=list)  # harmless: (word, snippet)
+    paths: list[tuple[int, JsonPath, str, str]] = field(default_factory=list)  # (line, path, before, after)
     records: list[int] = field(default_factory=list)
 
 
@@ -890,61 +892,116 @@ def build_session(
 
 
 # -- reading records ---------------------------------------------------------------------------------
-def _walk(value: Any, out: list[str], env: list[str], in_env: bool = False) -> None:
-    """Every string of a record, decoded like eval.py does (JSON inside strings, one or two
-    levels of escapes), split into the envelope's (``ENVELOPE_KEYS``) and the rest."""
+def _json_text(value: str) -> Any:
+    s = value.strip()
+    if len(s) > 1 and s[0] in "{[" and s[-1] in "}]":
+        try:
+            return orjson.loads(s)
+        except orjson.JSONDecodeError:
+            pass
+    return None
+
+
+def decoded(value: str) -> list[str]:
+    """A string as eval.py reads it: itself, with one and two levels of JSON escapes undone, and
+    the strings of the JSON it holds (tool output that is JSON, arguments encoded as a string)."""
+    out = [value]
+    if "\\" in value:
+        once = _unescape(value)
+        out.append(once)
+        if "\\" in once:
+            out.append(_unescape(once))
+    inner = _json_text(value)
+    if inner is not None:
+        for _, leaf in leaves(inner):
+            out += decoded(leaf)
+    return out
+
+
+def leaves(value: Any, path: JsonPath = ()) -> list[tuple[JsonPath, str]]:
+    """Every string value of a JSON value with its path (keys are structure, not content)."""
     if isinstance(value, str):
-        dest = env if in_env else out
-        dest.append(value)
-        if "\\" in value:
-            once = _unescape(value)
-            dest.append(once)
-            if "\\" in once:
-                dest.append(_unescape(once))
-        s = value.strip()
-        if len(s) > 1 and s[0] in "{[" and s[-1] in "}]":
-            try:
-                _walk(orjson.loads(s), out, env, in_env)
-            except orjson.JSONDecodeError:
-                pass
+        return [(path, value)]
+    if isinstance(value, dict):
+        return [x for k, v in value.items() for x in leaves(v, (*path, k))]
+    if isinstance(value, list):
+        return [x for i, v in enumerate(value) for x in leaves(v, (*path, i))]
+    return []
+
+
+def at(value: Any, path: JsonPath) -> Any:
+    for step in path:
+        value = value[step]
+    return value
+
+
+def load_record(line: str) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return line
+
+
+def envelope(value: Any, out: list[str], inside: bool = False) -> list[str]:
+    """The strings under ``ENVELOPE_KEYS``, at any depth, JSON inside strings included (Codex's
+    ``workdir`` is inside the arguments string): where the harness records the working folder."""
+    if isinstance(value, str):
+        if inside:
+            out += decoded(value)
+        else:
+            inner = _json_text(value)
+            if inner is not None:
+                envelope(inner, out)
     elif isinstance(value, dict):
         for k, v in value.items():
-            (env if in_env else out).append(k)
-            _walk(v, out, env, in_env or k in ENVELOPE_KEYS)
+            envelope(v, out, inside or k in ENVELOPE_KEYS)
     elif isinstance(value, list):
         for v in value:
-            _walk(v, out, env, in_env)
+            envelope(v, out, inside)
+    return out
 
 
-def record_leaves(line: str) -> tuple[list[str], list[str]]:
-    """(content strings, envelope strings) of one JSONL line, decoded."""
-    out: list[str] = []
-    env: list[str] = []
-    try:
-        _walk(orjson.loads(line), out, env)
-    except orjson.JSONDecodeError:
-        out.append(line)
-    return out, env
+def _in_envelope(path: JsonPath) -> bool:
+    return any(step in ENVELOPE_KEYS for step in path)
 
 
-def record_texts(line: str) -> tuple[str, str]:
-    """(content text, envelope text) of one JSONL line, decoded: the strings one per line."""
-    out, env = record_leaves(line)
-    return "\n".join(out), "\n".join(env)
+def _locate(text: str, signature: str) -> tuple[str, str] | None:
+    """Where ``signature`` sits in a string: (text before, text after), or None. A short one
+    (``whoami``'s "ed\\n") must be the whole string or end Codex's wrapped output
+    ("...Output:\\ned\\n"), not a piece of another ("retried\\n")."""
+    if len(signature) < 16:
+        if text == signature or text.endswith("\n" + signature):
+            return text[: len(text) - len(signature)], ""
+        return None
+    k = text.find(signature)
+    return None if k < 0 else (text[:k], text[k + len(signature) :])
 
 
 def map_records(lines: list[str], plants: list[Plant], harness: str) -> None:
-    """Each place's records: the lines of the source file with a string that holds its signature.
-    A signature in no line, or a line claimed by two places, is a generator bug and raises."""
-    leaves = [record_leaves(x)[0] for x in lines]
+    """Each place's strings: (line, JSON path, text around it) of every string of the source file
+    that holds its signature (or Claude's numbered copy of a file read), outside the envelope.
+    Output files keep the lines and the shape, so the same path in the output holds what became of
+    the place, and the text around it (Codex's "Chunk ID: ...Output:" header) is left out, so a
+    short username is not found in "exited". A signature in an unexpected number of lines, or a
+    line claimed by two places, is a generator bug and raises."""
+    records = [load_record(x) for x in lines]
+    strings = [[(path, v) for path, v in leaves(r) if not _in_envelope(path)] for r in records]
     owner_of: dict[int, str] = {}
     for p in plants:
         if not p.signature:
             continue
-        p.records = [i for i, strings in enumerate(leaves) if any(p.signature in t for t in strings)]
-        # Claude: the tool result (or the prompt); Codex: the output and exec_command_end, or the
-        # prompt's response_item and event_msg. Harmless prose (assistant text) is 1 line in Claude
-        # and 2 in Codex as well.
+        variants = [p.signature, numbered(p.signature)]
+        p.paths = []
+        for i, rs in enumerate(strings):
+            for path, v in rs:
+                spot = next((x for x in (_locate(v, sig) for sig in variants) if x is not None), None)
+                if spot is None and any(_locate(d, p.signature) for d in decoded(v)[1:]):
+                    spot = ("", "")  # only in a decoded form: the whole string is the place's
+                if spot is not None:
+                    p.paths.append((i, path, *spot))
+        p.records = sorted({x[0] for x in p.paths})
+        # Claude: the tool result line (content and toolUseResult) or the prompt; Codex: the
+        # output and exec_command_end, or the response_item and the event_msg of a message.
         expected = 1 if harness == "claude_code" else 2
         if len(p.records) != expected:
             raise RuntimeError(
@@ -954,6 +1011,25 @@ def map_records(lines: list[str], plants: list[Plant], harness: str) -> None:
             if i in owner_of:
                 raise RuntimeError(f"{harness}: record {i} holds both {owner_of[i]} and {p.who}/{p.name}")
             owner_of[i] = f"{p.who}/{p.name}"
+
+
+def place_text(records: list[Any], paths: list[tuple[int, JsonPath, str, str]]) -> str:
+    """What a place's strings hold in ``records`` (an output file's), decoded, without the text
+    around the place where that text is unchanged."""
+    out = []
+    for i, path, before, after in paths:
+        try:
+            value = at(records[i], path)
+        except (KeyError, IndexError, TypeError):
+            raise RuntimeError(f"record {i}: no string at {path} in the output") from None
+        if not isinstance(value, str):
+            raise RuntimeError(f"record {i}: {path} is not a string in the output")
+        if before and value.startswith(before):
+            value = value[len(before) :]
+        if after and value.endswith(after):
+            value = value[: len(value) - len(after)]
+        out += decoded(value)
+    return "\n".join(out)
 
 
 # -- corpus ------------------------------------------------------------------------------------------
@@ -1079,20 +1155,21 @@ def score_sessions(
             continue
         if len(out.lines) != m.lines:
             raise RuntimeError(f"{out.rel}: {len(out.lines)} lines, the source has {m.lines}")
-        decoded = [record_texts(x) for x in out.lines]
-        src_decoded = [record_texts(x)[0] for x in sources[m.canary].lines] if sources else []
+        records = [load_record(x) for x in out.lines]
+        src = [load_record(x) for x in sources[m.canary].lines] if sources else []
         for p in m.plants:
             if p.who == "harmless":
+                before, after = place_text(src, p.paths), place_text(records, p.paths)
                 for word, snip in p.snippets:
-                    removed = any(decoded[i][0].count(snip) < src_decoded[i].count(snip) for i in p.records)
+                    removed = after.count(snip) < before.count(snip)
                     sc.harmless.append(Harmless(profile.index, m.harness, word, snip, removed))
                 continue
             if p.name == "cwd":
-                text = "\n".join(env for _, env in decoded)
+                text = "\n".join(x for r in records for x in envelope(r, []))
             elif p.name == "session_folder":
                 text = out.rel
             else:
-                text = "\n".join(decoded[i][0] for i in p.records)
+                text = place_text(records, p.paths)
             sc.results.append(Result(profile.index, m.harness, p.who, p.name, survivors(text, p.tokens)))
     return sc
 
@@ -1475,9 +1552,11 @@ def main(argv: list[str] | None = None) -> int:
         print(render_report(bench))
         if args.details:
             print(render_details(bench))
+        runs = len(bench.profiles) * len(settings)
         print(
-            f"{len(bench.profiles)} identities, {sum(len(HARNESSES) for _ in bench.profiles)} corpora "
-            f"{'(isolated places) ' if bench.isolate else ''}redacted {len(settings)}x in {bench.seconds:.1f} s."
+            f"{len(bench.profiles)} identities x {len(HARNESSES)} harnesses"
+            f"{' (each place in a session of its own)' if bench.isolate else ''}; {runs} tracepub runs "
+            f"({args.jobs} at a time) in {bench.seconds:.1f} s."
         )
         print("All targets met." if not miss else "Targets missed: " + "; ".join(miss))
     return 1 if args.check and miss else 0
