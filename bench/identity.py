@@ -1186,19 +1186,60 @@ def _owner_values(profile: Profile) -> list[tuple[str, bool]]:
 
 
 _TAG_NAME = re.compile(r"</?[A-Za-z][A-Za-z0-9]*")
+_CUT_BEFORE = re.compile(r"^[^\W_]+")
+_CUT_AFTER = re.compile(r"[^\W_]+$")
+
+
+def _context_strings(value: Any, out: list[str], key: str = "") -> list[str]:
+    """Every key and string of a review JSON value. A finding's context is cut out of the text
+    at a fixed width, so the first word of ``before`` and the last of ``after`` are usually
+    pieces ("...exit|ed with code 0"): they are left out, or a username "ed" is found there."""
+    if isinstance(value, str):
+        if key == "before":
+            value = _CUT_BEFORE.sub("", value)
+        elif key == "after":
+            value = _CUT_AFTER.sub("", value)
+        out.append(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            out.append(k)
+            _context_strings(v, out, k)
+    elif isinstance(value, list):
+        for v in value:
+            _context_strings(v, out, key)
+    return out
+
+
+def review_text(path: Path) -> str:
+    """A review file's text as the check reads it: JSON decoded with context edges cut (above);
+    in HTML, the page's CSS and script, the cut words beside a snippet's ellipses and the tag
+    names (a username "mark" is not leaked by a ``<mark>`` element) left out."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if path.suffix == ".html":
+        text = re.sub(r"(?s)<(style|script)\b.*?</\1>", " ", text)  # the page's own CSS and code
+        text = re.sub(r"…[^\W_]+", "…", text)
+        text = re.sub(r"[^\W_]+…</div>", "…</div>", text)
+        return _TAG_NAME.sub(" ", text)
+    if path.suffix in (".json", ".jsonl"):
+        chunks = [text] if path.suffix == ".json" else text.splitlines()
+        out: list[str] = []
+        for chunk in chunks:
+            try:
+                _context_strings(orjson.loads(chunk), out)
+            except orjson.JSONDecodeError:
+                out.append(chunk)
+        return "\n".join(out)
+    return text
 
 
 def check_review(out: Path, profile: Profile) -> list[str]:
     """Files under review/ (and manifest.json; placeholder.key excepted) holding owner values in
-    clear, one entry per file with the values. In
-    HTML the tag names are left out (a username "mark" is not leaked by a ``<mark>`` element)."""
+    clear (``review_text``), one entry per file with the values."""
     leaks = []
     for path in [out / "manifest.json", *sorted((out / "review").rglob("*"))]:
         if not path.is_file() or path.name in SECRET_STORES:
             continue
-        text = path.read_text(encoding="utf-8", errors="replace")
-        if path.suffix == ".html":
-            text = _TAG_NAME.sub(" ", text)
+        text = review_text(path)
         found = [v for v, bounded in _owner_values(profile) if _present(text, v, bounded)]
         if found:
             leaks.append(f"{path.relative_to(out)}: {', '.join(found)}")

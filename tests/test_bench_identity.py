@@ -110,11 +110,20 @@ def test_review_check(tmp_path):
     review = tmp_path / "review"
     review.mkdir()
     (tmp_path / "manifest.json").write_text('{"files": []}')
-    (review / "report.html").write_text("<p>a <mark>value</mark> shown masked: ma…k</p>")
+    (review / "report.html").write_text(
+        "<style>.snip mark { color: #000; }</style><p>shown masked: ma…k</p>"
+        '<div class="snip">…mark <mark>&lt;USER&gt;</mark> said…</div>'  # cut words at the ellipses
+    )
     (review / "placeholder.key").write_text("mark")  # the key may hold anything
+    # A context is cut at a fixed width: its first word (before) and last word (after) are pieces.
+    (review / "findings.jsonl").write_text(
+        '{"value": "m…k", "context": {"before": "mark the", "after": "x mark"}}\n'
+    )
     assert check_review(tmp_path, p) == []
-    (review / "findings.jsonl").write_text('{"value": "Mark Fisher"}\n')
-    assert check_review(tmp_path, p) == ["review/findings.jsonl: Mark Fisher"]
+    (review / "findings.jsonl").write_text(
+        '{"value": "Mark Fisher", "context": {"before": "ok, mark ", "after": ""}}\n'
+    )
+    assert check_review(tmp_path, p) == ["review/findings.jsonl: mark, Mark Fisher"]
 
 
 def test_run_with_a_runner_that_redacts_nothing(tmp_path):
@@ -131,3 +140,12 @@ def test_run_with_a_runner_that_redacts_nothing(tmp_path):
     assert sc.results and all(r.leaked for r in sc.results)
     assert any("owner leaked in 30 places" in x for x in missed(bench))
     assert "| owner | whoami | bare username | **leaked** 2/2 |" in render_report(bench)
+
+
+def test_two_letter_username_is_read_at_its_own_place(tmp_path):
+    """Owner "ed": whoami's "ed\\n" is not the end of "retried\\n" elsewhere, and a glued "ed" is not
+    looked for in Codex's "Process exited" header (the self-check raises on either)."""
+    p = make_profiles(2, 2)[1]
+    assert p.owner.username == "ed"
+    metas = write_corpus(tmp_path / "corpus", p, isolate=False)
+    self_check(tmp_path, p, False, metas, read_sessions(tmp_path / "corpus"))
