@@ -21,21 +21,39 @@ words such as ``dev``), and measured in two settings:
   another person's, no git config names the owner, another hostname. Only what the traces
   themselves show can be used.
 
-The owner has 30 places (``OWNER_PLACES``), the colleague 24 (``COLLEAGUE_PLACES``): a
-colleague's ``/home/c/`` in a pasted traceback comes first, then the same session shows their
-``whoami``, prompt, ``ls -la``, ``ps``, ssh key comment, ``"owner": "c"``, upper/capitalised
-forms and the rest. A place is *leaked* when any identity token planted there (the username,
-first or last name, the email's local part, in the exact form planted) survives in the published
-bytes of that place's records (``DIR/dataset``, decoded: JSON, JSON inside strings, escapes;
-placeholders ignored). Records are found by the place's text in the source file and read at the
-same line of the output (Claude Code and Codex are written back line for line). Usernames are
-looked for between non-alphanumeric characters (``jo`` is not in ``job``; ``maren_dev`` does hold
-``maren``), except where the place glues them to letters or digits (``marenfork``, ``maren2``),
-where any occurrence counts. Paths of the working folder recorded by the harness itself (``cwd``,
-``workdir``, the agent's own tool paths and commands) are scored as the place ``cwd``, not as
-part of every other place. The owner's values (username, full name, email, hostnames) must not
-appear in clear under ``DIR/review`` or in ``manifest.json`` (``placeholder.key`` excepted) either;
-the dataset card and file names count as published.
+Places (``OWNER_DEFS`` and ``COLLEAGUE_DEFS`` hold the text of each):
+
+- owner, 30: ``cwd`` (the working folder where the harness records it), ``session_folder`` (the
+  Claude project folder's name), home paths ``home_linux`` / ``home_macos`` / ``home_windows`` /
+  ``home_wsl`` / ``home_urlencoded`` (``%2Fhome%2Fu%2F``) / ``home_json_escaped``
+  (``C:\\\\Users\\\\u``), ``whoami``, ``shell_prompt`` (``u@host:~$``), ``ls_la`` (owner and
+  group columns), ``id``, ``ps_aux``, ``hostname_macbook`` (``u-MacBook-Air.local``),
+  ``hostname_laptop`` (``u-laptop``), ``compound_underscore`` / ``compound_glued`` /
+  ``compound_dot`` / ``compound_digit`` (``u_dev``, ``ufork``, ``u.backup``, ``u2``),
+  ``git_author``, ``name_last_first`` (``Last, First``), ``name_initial`` (``F. Last``),
+  ``first_greeting`` ("Maren here."), ``first_signoff`` ("Thanks, Maren"), ``email_prose``,
+  ``ssh_key_comment``, ``json_owner`` (``"owner": "u"``), ``username_upper``,
+  ``username_capitalised``, ``name_upper``;
+- colleague, 24, in session order: ``home_linux`` (a pasted traceback under ``/home/c/``) first,
+  then ``whoami``, ``shell_prompt``, ``ls_la``, ``id``, ``ps_aux``, ``ssh_key_comment``,
+  ``json_owner``, ``username_upper``, ``username_capitalised``, ``home_macos``, ``home_windows``,
+  ``home_wsl``, ``home_urlencoded``, ``home_json_escaped``, ``hostname`` (``c-desktop``), the four
+  compounds, ``git_author``, ``name_last_first``, ``email_prose``, ``first_signoff``.
+
+A place is *leaked* when any identity token planted there (the username, first or last name,
+the email's local part, in the exact form planted) survives in the published bytes of that place
+(``DIR/dataset``, decoded: JSON, JSON inside strings, escapes; placeholders ignored). A place is
+found by its text in the source file: the line, the JSON path of each string holding it and the
+text around it there (Codex's "Chunk ID: ...Output:" header); the output keeps lines and shape
+(Claude Code and Codex are written back line for line), so the same path shows what became of
+it. Usernames are looked for between non-alphanumeric characters (``jo`` is not in ``job``;
+``maren_dev`` does hold ``maren``), except where the place glues them to letters or digits
+(``marenfork``, ``maren2``, ``%2Fmaren%2F``), where any occurrence counts. The working folder
+recorded by the harness itself (``cwd``, ``workdir``, the agent's own tool paths and commands)
+is scored as the place ``cwd``, not as part of every other place. The owner's values (username,
+full name, email, hostnames) must not appear in clear under ``DIR/review`` or in
+``manifest.json`` (``placeholder.key`` excepted) either; the dataset card and file names count as
+published.
 
 Over-redaction: every session also holds harmless words equal to short guard names or to the
 identities' word-like usernames, in code and prose (``npm run dev``, ``admin.site.register``,
