@@ -850,7 +850,7 @@ def _code_like(v: str) -> bool:
     v = v.lstrip("&*")
     if v.startswith("<") or _SLUG.match(v):
         return True
-    if not _CODE_VALUE.match(v) or _HEXISH.match(v):
+    if not _CODE_VALUE.match(v) or _HEXISH.match(v) or v.startswith("eyJ"):  # eyJ: a JWT's '{"'
         return False
     if re.search(r"\.|::|->|<|\[|\(", v) or (v.isalpha() and v[:1].isupper()):
         return True
@@ -895,36 +895,49 @@ RULES: list[Rule] = [
         lambda h: h.type in ("pii.phone", "pii.ip", "pii.credit_card") and bool(_SVG.search(h.line)),
     ),
     (
-        "oid_as_ip",
-        "ASN.1 object identifier (2.5.29.17, 1.2.840.113549.1.1.1, 1.3.6.1...) read as an IP or phone",
-        lambda h: (
-            (h.type == "pii.ip" and (_is_ip_glued(h) or bool(_OID_NEAR.search(h.line))))
-            or (h.type == "pii.phone" and bool(_DOTTED.match(h.value)) and h.value.count(".") >= 3)
-        ),
-    ),
-    (
-        "section_or_version_as_ip",
-        "RFC section, version or build number (RFC 5280 4.2.1.10, 4.6.0.66) read as an IP",
-        lambda h: (
-            h.type == "pii.ip"
-            and ":" not in h.value
-            and (
-                bool(_SECTION.search(h.before))
-                or bool(_VERSION.search(h.before))
-                or bool(re.search(r"(?i)section|rfc|version", h.line))
-            )
-        ),
-    ),
-    (
         "code_syntax_as_ipv6",
         "code read as IPv6: slices (a[1::2], x[::2]), reST `example::`, Rust paths (aead::)",
         lambda h: (
             h.type == "pii.ip"
             and (
                 bool(_SLICE.match(h.value))
-                and (h.before.endswith(("[", ",", " ")) or h.value.endswith("::") or h.value.startswith("::"))
+                and (
+                    h.before.endswith(("[", ",", " ", "."))
+                    or h.value.endswith("::")
+                    or h.value.startswith("::")
+                )
                 or bool(re.search(r"[A-Za-z]$", h.before))
+                or "%d" in h.value
             )
+        ),
+    ),
+    (
+        "oid_as_ip",
+        "ASN.1 object identifier (2.5.29.17, 1.2.840.113549.1.1.1, 1.3.6.1...) read as an IP or phone",
+        lambda h: (
+            h.type in ("pii.ip", "pii.phone")
+            and bool(_OID_NEAR.search(h.line))
+            and (h.type == "pii.ip" or (bool(_DOTTED.match(h.value)) and h.value.count(".") >= 3))
+        ),
+    ),
+    (
+        "version_or_section_as_ip",
+        "versions, RFC sections, build numbers and longer dotted numbers (RFC 5280 4.2.1.10, 4.6.0.66, "
+        "Chrome 67.0.3396.87) read as an IP",
+        lambda h: (
+            (
+                h.type == "pii.ip"
+                and ":" not in h.value
+                and (
+                    _is_ip_glued(h)
+                    or bool(_SECTION.search(h.before))
+                    or bool(_VERSION.search(h.before))
+                    or bool(re.search(r"(?i)(?:\b\d{4}|CA/B|bump to|libX11|ragel|spec)\s*$", h.before))
+                    or ".99." in h.value
+                    or bool(re.search(r"(?i)section|rfc|version", h.line))
+                )
+            )
+            or (h.type == "pii.phone" and bool(_DOTTED.match(h.value)) and h.value.count(".") >= 3)
         ),
     ),
     (
