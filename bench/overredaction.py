@@ -869,6 +869,8 @@ Rule = tuple[str, str, Callable[[Hit], bool]]
 BY_DESIGN = {
     "public_contributor": "real people in authorship records: git log Author:/trailers, ChangeLogs, .po translator "
     "headers, package metadata (redacted by design: the same lines name colleagues in private repos)",
+    "url_userinfo_as_email": "the user:password@host part of a URL (http://u:p@example.com) read as an email: the "
+    "password is rightly removed, only the type is wrong (secret.url_password would be right)",
     "test_fixture_password": "a human-made password in a test suite (anewpassword, testpw): the password rule doing "
     "its job, harmless only because the suite is public",
 }
@@ -978,7 +980,7 @@ RULES: list[Rule] = [
     ),
     (
         "url_userinfo_as_email",
-        "the password@host part of a URL (http://u:p@example.com) read as an email address",
+        BY_DESIGN["url_userinfo_as_email"],
         lambda h: h.type == "pii.email" and bool(re.search(r"://[^\s/@]*$", h.before)),
     ),
     (
@@ -1122,7 +1124,7 @@ def report(
         f"  {IDENTITY} (the fake owner in `ls -la` and paths: must be redacted): {apart[IDENTITY]}",
         f"  {CREDENTIAL} (keys, JWTs, tokens of test suites: listed below): {apart[CREDENTIAL]}",
     ]
-    lines += [f"  {c} (by design: {BY_DESIGN[c].split(':')[0]}): {apart[c]}" for c in BY_DESIGN]
+    lines += [f"  {c} (by design: {BY_DESIGN[c].split(': ')[0]}): {apart[c]}" for c in BY_DESIGN]
     lines += [
         f"  OVER-REDACTIONS of harmless public text: {len(public)} = {len(public) / mb_text:.1f} per MB of "
         f"public text",

@@ -41,7 +41,7 @@ copyright_holder: 01 02 03 04 05 06 08 09 10 11 12 13 14 15 18 19 20
 date_as_phone: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
 decimal_as_phone: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 17 18 19 20
 email_in_code_or_docs: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17
-example_email: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
+example_email: 01 02 03 04 05 06 07 09 10 11 12 13 14 15 16 18 19 20
 example_phone: 01
 git_date_as_phone: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
 gpl_fsf_address: 01 02 03
@@ -57,7 +57,6 @@ ssh_name_as_email: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
 svg_path_numbers: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
 timestamp_as_secret: 01 02
 url_or_arn_as_secret: 01 02 03 04 05 06 07 08 09 10
-url_userinfo_as_email: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16
 version_or_section_as_ip: 01 02 03 04 05 06 08 11 12 13 14 15 18 20
 """
 XFAIL_TODAY: set[str] = {
