@@ -401,16 +401,18 @@ def git_log_calls(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _home_rewrite(text: str, real: list[str], fake: str) -> str:
-    for r in sorted(real, key=len, reverse=True):
-        text = text.replace(r, fake)
+def _rewrite(text: str, pairs: list[tuple[str, str]]) -> str:
+    """Real paths of this machine shown as the fake user's (longest first, so a folder inside another
+    one keeps its own replacement)."""
+    for real, fake in sorted(pairs, key=lambda p: len(p[0]), reverse=True):
+        text = text.replace(real, fake)
     return text
 
 
 def pip_install(archive: Path, home: str, cache: Path) -> str:
     """The output of a real `pip install -v` of a wheel (offline, into a throw-away target), with the
     temporary folders shown as the fake user's virtual environment. Cached: run once."""
-    out = cache / "shell" / f"pip-install-{archive.name}.txt"
+    out = cache / "shell" / f"pip-install-v2-{archive.name}.txt"
     if out.exists():
         return out.read_text(encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="ovr-pip-") as tmp:
@@ -434,12 +436,19 @@ def pip_install(archive: Path, home: str, cache: Path) -> str:
             capture_output=True,
             text=True,
             env=env,
+            cwd=tmp,
         )
         venv = f"{home}/src/app/.venv"
-        text = _home_rewrite(
+        text = _rewrite(
             proc.stdout + proc.stderr,
-            [str(target), str(Path(tmp)), str(archive.parent), sys.prefix, str(ROOT), str(Path.home())],
-            venv,
+            [
+                (str(target), f"{venv}/lib/python3.11/site-packages"),
+                (tmp, f"{home}/tmp"),
+                (str(archive.parent), f"{home}/Downloads"),
+                (sys.prefix, venv),
+                (str(ROOT), f"{home}/src/app"),
+                (str(Path.home()), home),
+            ],
         )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
@@ -450,7 +459,8 @@ def npm_ls(npm: list[tuple[Source, Path]], home: str, cache: Path) -> list[tuple
     """Real `npm ls` output for a project with the npm tarballs unpacked into node_modules (offline:
     npm only reads the tree). Their own dependencies are absent, so npm lists them as missing, as it
     does in a half-installed checkout. Cached: run once."""
-    out = cache / "shell" / "npm-ls.json"
+    key = hashlib.sha1(" ".join(sorted(s.label for s, _ in npm)).encode()).hexdigest()[:12]
+    out = cache / "shell" / f"npm-ls-{key}.json"
     if out.exists():
         return [tuple(x) for x in json.loads(out.read_text(encoding="utf-8"))]
     with tempfile.TemporaryDirectory(prefix="ovr-npm-") as tmp:
@@ -477,7 +487,9 @@ def npm_ls(npm: list[tuple[Source, Path]], home: str, cache: Path) -> list[tuple
         res = []
         for args in (["ls", "--all"], ["ls", "--all", "--long"]):
             proc = subprocess.run(["npm", *args], cwd=proj, capture_output=True, text=True)
-            text = _home_rewrite(proc.stdout + proc.stderr, [str(proj)], f"{home}/src/webapp")
+            text = _rewrite(
+                proc.stdout + proc.stderr, [(str(proj), f"{home}/src/webapp"), (str(Path.home()), home)]
+            )
             res.append(("npm " + " ".join(args), text))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(res), encoding="utf-8")
@@ -1149,6 +1161,9 @@ def report(
         if c != IDENTITY:
             by_class[c].append(h)
     desc = {n: d for n, d, _ in RULES}
+    desc[CREDENTIAL] = (
+        "secret-typed values no rule explains (test keys, JWT vectors, API-doc examples): look for a live one"
+    )
     lines += [
         "",
         "Classes (over-redactions first; count, per MB of public text; examples: value | line | source):",
