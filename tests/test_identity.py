@@ -177,7 +177,7 @@ def test_engine_resolves_escapes_for_every_detector():
 
 def test_windows_paths_keep_their_names_and_double_escapes_resolve():
     from tracepub.detect.engine import DetectConfig, Engine
-    from tracepub.detect.identity import escaped_view
+    from tracepub.detect.text import escaped_view
     from tracepub.model import Leaf
 
     eng = Engine(DetectConfig(ner=False))

@@ -158,7 +158,7 @@ def test_ip_lines_equal_the_digit_first_pattern():
     import re
 
     from tracepub.detect.pii import _IP_LINES, _IPV6_ISH
-    from tracepub.detect.prefilter import windows_matching
+    from tracepub.detect.text import windows_matching
 
     before = re.compile(rf"\d\.\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
     rng = random.Random(6)
@@ -265,8 +265,8 @@ def _secrets_text(rng: random.Random, pieces: list[str]) -> str:
 def test_detect_secrets_triggers_equal_the_literal_tests():
     """One automaton pass opens the same plugins, and finds the same keywords, as searching each
     plugin's literals, then patterns, and each keyword in the folded text."""
-    from tracepub.detect.prefilter import folded
     from tracepub.detect.secrets_ds import _KEYWORD_LITERALS, DetectSecrets
+    from tracepub.detect.text import folded
 
     ds = DetectSecrets()
     literals = sorted({lit for gate in ds._gates if gate for lit in gate[0]} | set(_KEYWORD_LITERALS))

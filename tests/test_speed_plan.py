@@ -70,7 +70,7 @@ def test_ascii_automaton_on_bytes_gives_the_str_automatons_hits():
     """An ASCII text's folded bytes go to the bytes automaton (``_Matcher.matches_ascii``): the
     same (word, start, end) list, in the same order, as the str automaton on the folded text."""
     from tracepub.detect.engine import DetectConfig, Engine
-    from tracepub.detect.prefilter import _FOLD, folded
+    from tracepub.detect.text import _FOLD, folded
 
     matcher = Engine(DetectConfig(identity={"jdoe": "identity.username"})).prefilter._leaf_auto
     rng = random.Random(5)
@@ -236,7 +236,8 @@ def test_gate_words_are_held_by_every_match():
     anchor: every match of the pattern, in random text built around its words, holds one of them;
     the words are what the pattern allows next to the anchor, and the anchor alone where little
     is known."""
-    from tracepub.detect.prefilter import _gate_words, folded
+    from tracepub.detect.prefilter import _gate_words
+    from tracepub.detect.text import folded
 
     assert _gate_words(r"cc[ \t]*:", "cc", True) == ["cc\t", "cc ", "cc:"]
     assert _gate_words(r"\([^()\n0]{2,80}?[ \t]+0000-00-00[ t]0", "0000-00-00", True) == [
@@ -356,7 +357,7 @@ def test_split_number_shape_matches_where_the_shape_matches():
     """``_NUMBER_SHAPES`` (the "00" part, the ".0" part one character on) match where
     ``_NUMBER_SHAPE`` does, on random folded text around every branch."""
     from tracepub.detect.pii import _NUMBER_SHAPE, _NUMBER_SHAPES
-    from tracepub.detect.prefilter import folded
+    from tracepub.detect.text import folded
 
     whole, (digits, dot) = re.compile(_NUMBER_SHAPE), [re.compile(p) for p in _NUMBER_SHAPES]
     rng = random.Random(43)

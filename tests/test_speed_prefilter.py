@@ -20,7 +20,8 @@ import pytest
 
 from tracepub.detect.engine import DetectConfig, Engine
 from tracepub.detect.patterns import load_rules
-from tracepub.detect.prefilter import Prefilter, decoded_view, folded, line_windows, literal_forms
+from tracepub.detect.prefilter import Prefilter, literal_forms
+from tracepub.detect.text import decoded_view, folded, line_windows
 from tracepub.fakes import expand
 from tracepub.model import Leaf
 from tracepub.walk import blobs
@@ -210,7 +211,7 @@ def test_windows_find_what_the_whole_string_finds(engine):
     rng = random.Random(3)
     lined = [i for i, d in enumerate(engine.detectors) if d.trigger is not None and d.trigger.lines]
     assert len(lined) >= 3
-    from tracepub.detect.identity import escaped_view
+    from tracepub.detect.text import escaped_view
 
     for n in range(400):
         text = "\n".join(_text(rng) for _ in range(rng.randint(1, 6)))
@@ -683,7 +684,7 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
     running each on every window, on random text with numbers glued to tokens every way."""
     from tracepub.detect import pii
     from tracepub.detect.pii import Presidio
-    from tracepub.detect.prefilter import folded
+    from tracepub.detect.text import folded
 
     p = Presidio(ner=False)
     rng = random.Random(11)
@@ -724,7 +725,7 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
     such a line, and the phones found there are those found in the whole text, on random text
     (addresses, brackets, "+", separators); the engine plans ``_Phones`` on those lines."""
     from tracepub.detect import pii
-    from tracepub.detect.prefilter import folded, line_windows
+    from tracepub.detect.text import folded, line_windows
 
     p = pii.Presidio(ner=False)
     trig = re.compile(pii._PHONE_TRIGGER)

@@ -16,8 +16,8 @@ import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger, priority
 from tracepub.detect.found import Found, copies
-from tracepub.detect.identity import escaped_view
 from tracepub.detect.prefilter import Plan
+from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, Leaf, Span
 from tracepub.redact.resolve import resolve
 
@@ -431,7 +431,7 @@ class Engine:
 
     def _people_in_line(self, raw: str) -> bool:
         """Does a remembered person occur in this raw line, as written or JSON-escaped?"""
-        from tracepub.detect.prefilter import decoded_view
+        from tracepub.detect.text import decoded_view
 
         if self._people_line_auto is None:
             import json

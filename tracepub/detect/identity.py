@@ -15,6 +15,7 @@ import ahocorasick
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.keywords import KeywordIndex
+from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 
 # Types matched only at word boundaries.
@@ -23,23 +24,6 @@ _BOUNDED = {"identity.username", "identity.name", "identity.hostname", "custom.t
 
 def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
-
-
-# A run of backslashes before n, t, r, " or /: an escape at some level of JSON inside JSON.
-_ESCAPE = re.compile(r'(\\+)([ntr"/])')
-_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "/": "/"}
-
-
-def escaped_view(text: str) -> str:
-    """``text`` with JSON escapes (``\\n``, ``\\t``, ``\\"``, and their doubled forms in JSON inside
-    JSON) turned into the character they stand for and spaces, so offsets stay the same. Tool
-    output is often JSON written inside a string that is not itself JSON
-    (``<tool_response>{...}</tool_response>``): without this, ``\\nJane`` glues an "n" to the
-    name and no line-start or word-boundary pattern matches. Detectors that must also see the
-    literal text (Windows paths: ``C:\\Users\\nick``) scan both."""
-    if "\\" not in text:
-        return text
-    return _ESCAPE.sub(lambda m: _ESCAPED[m.group(2)] + " " * len(m.group(1)), text)
 
 
 class ExactValues(Detector):

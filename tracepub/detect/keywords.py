@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import ahocorasick_rs
 
-from tracepub.detect.prefilter import folded
+from tracepub.detect.text import folded
 
 if TYPE_CHECKING:
     from tracepub.detect.prefilter import Prefilter

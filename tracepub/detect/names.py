@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.identity import escaped_view
+from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # Lower-case words allowed inside a name ("Ludwig van Beethoven", "Maria de la Cruz").

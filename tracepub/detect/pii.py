@@ -32,7 +32,6 @@ import re
 import threading
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.identity import escaped_view
 from tracepub.detect.names import (
     CUES,
     GREETINGS,
@@ -43,7 +42,7 @@ from tracepub.detect.names import (
     ner_action,
     ner_score,
 )
-from tracepub.detect.prefilter import folded, windows_matching
+from tracepub.detect.text import escaped_view, folded, windows_matching
 from tracepub.model import Leaf, Span
 
 log = logging.getLogger(__name__)
@@ -795,7 +794,7 @@ class ProseNames(Detector):
     def windows(self, text: str) -> list[tuple[int, int]]:
         """The sentences that hold a ``name_spots`` spot, with one sentence of context each side
         (merged): NER reads those, not the whole prose."""
-        from tracepub.detect.prefilter import sentence_windows
+        from tracepub.detect.text import sentence_windows
 
         if not self.ner_model or len(text) < NER_MIN_CHARS:
             return []

@@ -25,7 +25,7 @@ from detect_secrets.plugins.keyword import KeywordDetector
 from tracepub.detect import filters, validators
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.entropy import PASSWORD, value_ok
-from tracepub.detect.prefilter import folded, line_windows
+from tracepub.detect.text import folded, line_windows
 from tracepub.model import Leaf, Span
 
 # High-entropy plugins flag every hash; IPPublic is PII's business; PrivateKeyDetector matches the
