@@ -8,8 +8,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from tracepub.detect.names import StructuredNames, looks_like_name
-from tracepub.detect.pii import Addresses, Handles, Presidio
+from tracepub.detect.pii.addresses import Addresses
+from tracepub.detect.pii.handles import Handles
+from tracepub.detect.pii.people import StructuredNames, looks_like_name
+from tracepub.detect.pii.presidio import Presidio
 from tracepub.fakes import luhn_number
 from tracepub.model import Leaf
 
@@ -157,7 +159,7 @@ def test_ner_runs_on_prose_only(presidio):
 
 def test_without_a_model_ner_is_off_and_said(tmp_path, monkeypatch):
     from tracepub.cli import cli
-    from tracepub.detect import pii
+    from tracepub.detect.pii import prose_names as pii
 
     monkeypatch.setattr(pii, "NER_MODELS", ("no_such_spacy_model",))
     src = tmp_path / "src" / "projects" / "p" / "s.jsonl"

@@ -13,7 +13,7 @@ from tracepub.detect.prefilter import _anchor
 def test_may_name_triggers_match_where_may_name_matches():
     """``pii._MAY_NAME_TRIGGERS`` (the capital factored out, the cue's first letter as a class)
     hold a match in exactly the texts ``_MAY_NAME`` holds one in."""
-    from tracepub.detect import pii
+    from tracepub.detect.pii import prose_names as pii
 
     fast = [re.compile(p) for p in pii._MAY_NAME_TRIGGERS]
     assert fast == list(pii._MAY_NAME_RX)
@@ -311,8 +311,8 @@ def test_shape_ends_give_the_plans_of_their_shapes(monkeypatch):
     are those of the plain shape, on random texts around street types, ASCII or not."""
     import dataclasses
 
-    from tracepub.detect import pii
     from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.pii import addresses as pii
     from tracepub.fakes import expand
 
     cfg = DetectConfig(identity={"jdoe": "identity.username", "Jane Doe": "identity.name"})
@@ -356,7 +356,7 @@ _NUMBER_PIECES = ["1.2.3.4", "1.234.5.6", "9.10.100.1", "10.0.0.1", "8.8.8.8 ", 
 def test_split_number_shape_matches_where_the_shape_matches():
     """``_NUMBER_SHAPES`` (the "00" part, the ".0" part one character on) match where
     ``_NUMBER_SHAPE`` does, on random folded text around every branch."""
-    from tracepub.detect.pii import _NUMBER_SHAPE, _NUMBER_SHAPES
+    from tracepub.detect.pii.triggers import _NUMBER_SHAPE, _NUMBER_SHAPES
     from tracepub.detect.text import folded
 
     whole, (digits, dot) = re.compile(_NUMBER_SHAPE), [re.compile(p) for p in _NUMBER_SHAPES]
@@ -378,13 +378,14 @@ def test_split_number_shape_gives_the_plans_of_the_shape(monkeypatch):
     multi-line texts whose lines the two parts share, cover about half of, or all of; raw lines."""
     import json
 
-    from tracepub.detect import pii
     from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.pii import triggers
 
     cfg = DetectConfig(identity={"jdoe": "identity.username"})
     new = Engine(cfg)
     assert len(new.prefilter._split) == 2
-    monkeypatch.setattr(pii, "_NUMBER_TRIGGERS", (pii._NUMBER_SHAPE, *pii._NUMBER_TRIGGERS))
+    monkeypatch.setattr(pii, "_NUMBER_TRIGGERS", (triggers._NUMBER_SHAPE, *pii._NUMBER_TRIGGERS))
     monkeypatch.setattr(pii, "_NUMBER_SHAPES", ())
     old = Engine(cfg)
     assert not old.prefilter._split

@@ -264,7 +264,8 @@ def _stdlib_public(text: str) -> bool:
 
 def test_ip_fast_path_matches_presidio():
     """The IPv4 fast path finds exactly what Presidio's IpRecognizer finds."""
-    from tracepub.detect.pii import Presidio, is_public_ip
+    from tracepub.detect.pii.network import is_public_ip
+    from tracepub.detect.pii.presidio import Presidio
 
     p = Presidio(ner=False)
     rng = random.Random(1)
@@ -290,8 +291,8 @@ def test_ip_fast_path_matches_presidio():
 
 def test_presidio_fast_path_matches_presidio():
     """presidio_fast.analyze == PatternRecognizer.analyze for the recognizers tracepub uses."""
-    from tracepub.detect import presidio_fast
-    from tracepub.detect.pii import Presidio
+    from tracepub.detect.pii import presidio_fast
+    from tracepub.detect.pii.presidio import Presidio
 
     p = Presidio(ner=False)
     recs = [p._email, p._ip, p._ip4, p._nino, *p._digit_recognizers]
@@ -416,7 +417,7 @@ def test_phone_matcher_breakers_are_never_in_a_candidate():
 
     from phonenumbers import phonenumbermatcher
 
-    from tracepub.detect.pii import _PHONE_BREAKERS
+    from tracepub.detect.pii.triggers import _PHONE_BREAKERS
 
     pattern = phonenumbermatcher._PATTERN
     assert not pattern.flags & ~(re.IGNORECASE | re.UNICODE)
@@ -466,8 +467,9 @@ def test_phone_matcher_breakers_are_never_in_a_candidate():
 def test_phone_windows_find_what_presidio_finds_in_the_whole_window():
     """``Presidio._phones`` runs the matcher from the last breaker before a candidate on: the same
     spans as Presidio's ``PhoneRecognizer.analyze`` on the whole window (what it did before)."""
-    from tracepub.detect import pii
-    from tracepub.detect.pii import Presidio, Span
+    from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.pii.presidio import Presidio
+    from tracepub.model import Span
 
     p = Presidio(ner=False)
 
@@ -504,8 +506,8 @@ def test_phone_fast_path_matches_presidio():
     for every region when the number has "+" and its country code)."""
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-    from tracepub.detect import presidio_fast
-    from tracepub.detect.pii import Presidio
+    from tracepub.detect.pii import presidio_fast
+    from tracepub.detect.pii.presidio import Presidio
 
     ours = Presidio(ner=False)._phone
     recs = [ours, PhoneRecognizer(), PhoneRecognizer(supported_regions=("JP", "AU", "IN"))]
@@ -528,7 +530,7 @@ def test_fast_phone_path_falls_back_when_phonenumbers_changes(monkeypatch):
     from phonenumbers import phonenumbermatcher as pm
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-    from tracepub.detect import presidio_fast
+    from tracepub.detect.pii import presidio_fast
 
     rec = PhoneRecognizer(supported_regions=("US", "GB", "DE"))
     assert presidio_fast.phone_supports(rec)
@@ -551,7 +553,7 @@ def test_least_any_country_table_is_the_computed_value(monkeypatch):
     from phonenumbers import __version__
     from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
 
-    from tracepub.detect import presidio_fast
+    from tracepub.detect.pii import presidio_fast
 
     computed = min(presidio_fast._least_for(cc) for cc in COUNTRY_CODE_TO_REGION_CODE)
     assert computed > 0
@@ -611,7 +613,7 @@ def test_cue_trigger_matches_as_written():
     """``names._CUE_TRIGGER`` (first letter as a class) finds what the plain form finds."""
     import re
 
-    from tracepub.detect import names
+    from tracepub.detect.pii import people as names
 
     plain, fast = re.compile(names._CUE_TRIGGER_PLAIN), re.compile(names._CUE_TRIGGER)
     rng = random.Random(5)
@@ -627,7 +629,7 @@ def test_cue_trigger_matches_as_written():
 def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
     """"ad00" is in every other hex digest: an IBAN shape hit counts only upper case and after no
     capital or digit (Trigger.shape_check), exactly where Presidio's IBAN pattern can start."""
-    from tracepub.detect.pii import Presidio, _Numbers
+    from tracepub.detect.pii.presidio import Presidio, _Numbers
 
     p = Presidio(ner=False)
     num = next(i for i, d in enumerate(engine.detectors) if isinstance(d, _Numbers))
@@ -682,8 +684,9 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
     """The card, SSN, NIF and Aadhaar recognizers run only on the lines where their digit shape
     starts a word (``pii._DIGIT_SHAPES``, found in one pass: ``_shape_lines``): the same spans as
     running each on every window, on random text with numbers glued to tokens every way."""
-    from tracepub.detect import pii
-    from tracepub.detect.pii import Presidio
+    from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.pii import windows as pii_windows
+    from tracepub.detect.pii.presidio import Presidio
     from tracepub.detect.text import folded
 
     p = Presidio(ner=False)
@@ -715,7 +718,7 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
         fj = folded(text) if text.isascii() else None
         if fj is not None:
             whole = [(0, len(text))]
-            assert pii._shape_lines(fj, whole, [0]) == [pii._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
+            assert pii_windows._shape_lines(fj, whole, [0]) == [pii_windows._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
     assert found > checked // 6
 
 
@@ -724,7 +727,7 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
     follows but after separators is no hit): every candidate ``_phones`` does not skip starts on
     such a line, and the phones found there are those found in the whole text, on random text
     (addresses, brackets, "+", separators); the engine plans ``_Phones`` on those lines."""
-    from tracepub.detect import pii
+    from tracepub.detect.pii import presidio as pii
     from tracepub.detect.text import folded, line_windows
 
     p = pii.Presidio(ner=False)

@@ -101,8 +101,10 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
         from tracepub.detect.secrets_ds import DetectSecrets
 
         detectors.append(DetectSecrets())
-    from tracepub.detect.names import StructuredNames
-    from tracepub.detect.pii import Addresses, Handles, Presidio
+    from tracepub.detect.pii.addresses import Addresses
+    from tracepub.detect.pii.handles import Handles
+    from tracepub.detect.pii.people import StructuredNames
+    from tracepub.detect.pii.presidio import Presidio
 
     detectors.append(Presidio(ner=cfg.ner, ner_threshold=cfg.ner_threshold))  # parts(): + NER on prose
     detectors += [StructuredNames(), Handles(), Addresses()]

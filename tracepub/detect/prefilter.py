@@ -736,51 +736,5 @@ def _digit_blind(pattern: str) -> bool:
     return blind(_parser.parse(pattern))
 
 
-_COMMON = """
-i i'm i'll i've i'd let let's here there now then next first second third finally also note
-yes no ok okay sure great good perfect done thanks thank please sorry hi hello hey well actually
-looking looks look found fixed added updated created removed running checking reading searching
-testing tested build built run use using try check update add fix remove create make read write
-edit open close start stop install test error warning summary changes change step option issue
-problem solution result results output input file files function functions method methods class
-classes module modules package packages config configuration server client database query
-request response token tokens session sessions user users data value values type types code
-branch commit commits merge review api apis json yaml toml html css http https url urls sql
-cli ui ux id ids todo fixme readme license changelog makefile dockerfile
-python javascript typescript java kotlin swift rust go golang ruby php perl scala haskell elixir
-erlang clojure lua bash zsh shell powershell node nodejs deno bun npm yarn pnpm pip poetry
-conda cargo gradle maven react vue angular svelte next nuxt remix vite webpack babel eslint
-prettier jest vitest mocha pytest unittest django flask fastapi rails laravel spring express
-docker kubernetes helm terraform ansible nginx apache redis postgres postgresql mysql sqlite
-mongodb mongo kafka rabbitmq elasticsearch graphql grpc rest oauth jwt linux ubuntu debian
-macos windows android ios chrome firefox safari github gitlab bitbucket git claude anthropic
-openai gpt google microsoft apple amazon aws azure gcp cloudflare vercel netlify heroku slack
-jira notion figma stripe twilio sentry datadog grafana prometheus markdown unicode utf
-monday tuesday wednesday thursday friday saturday sunday january february march april june
-july august september october november december today tomorrow yesterday
-"""
-
-
-def _common_words() -> frozenset[str]:
-    words = set(_COMMON.split())
-    try:
-        from spacy.lang.en.stop_words import STOP_WORDS
-
-        words |= set(STOP_WORDS)
-    except ImportError:  # pragma: no cover - spaCy is a dependency; a smaller list still works
-        pass
-    return frozenset(words)
-
-
-_COMMON_WORDS: frozenset[str] = frozenset()
-
-
-def name_like(word: str) -> bool:
-    """Capitalised (``Alice``, ``O'Brien``, ``José``), not all capitals, not a common word."""
-    global _COMMON_WORDS
-    if not _COMMON_WORDS:
-        _COMMON_WORDS = _common_words()
-    return word[0].isupper() and not word.isupper() and word.lower() not in _COMMON_WORDS \
-        and word.split("'")[0].split("’")[0].lower() not in _COMMON_WORDS
 
 
