@@ -58,6 +58,9 @@ TARGETS = {"tp_fully_redacted": 0.97, "fp_kept": 0.75}
 WINDOW = 16
 CANARY = re.compile(r"recallref-[a-z_]+-\d{5}")
 CONTEXT = 160  # characters either side of a survivor in the failure report
+# Formats that store a whole conversation as one record (a JSON file, or one JSONL line per
+# conversation): the canary cannot tell plantings of one session apart, so each gets its own.
+WHOLE_RECORD = {"gemini_legacy", "hermes_json", "openai", "sharegpt", "atif"}
 
 
 # -- samples -----------------------------------------------------------------------------------------
@@ -191,11 +194,12 @@ def plant(
         writer: Writer = known[h](corpus_dir, rng)
         items = [(s, p) for s in samples for p in places]
         rng.shuffle(items)
-        for k in range(0, len(items), per_session):
+        step = 1 if h in WHOLE_RECORD else per_session
+        for k in range(0, len(items), step):
             project = rng.choice(["web", "api", "billing", "infra"])
             cwd = f"{user.home}/src/{project}"
             steps = [Step("user", text="Going through the failing config checks one by one.")]
-            for s, p in items[k : k + per_session]:
+            for s, p in items[k : k + step]:
                 canary = f"recallref-{h}-{len(plantings):05d}"
                 plantings.append(Planting(canary, s, h, p))
                 steps += planting_steps(p, s.input, canary, cwd, h)
@@ -232,15 +236,28 @@ def record_strings(path: Path) -> list[list[str]]:
             _strings(orjson.loads(chunk), parts)
         except orjson.JSONDecodeError:
             parts = []
+        parts += [_unicode_unescape(x) for x in parts if "\\u" in x]
         parts.append(chunk)
         out.append(parts)
     return out
+
+
+_UNICODE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+def _unicode_unescape(text: str) -> str:
+    """``\\uXXXX`` escapes undone (surrogate pairs joined): JSON written with ASCII escapes inside
+    text that is not JSON (ShareGPT's ``<tool_response>``) keeps non-ASCII text that way, and a
+    look-alike is only found as it was planted once they are."""
+    s = _UNICODE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    return s.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 @dataclass
 class Output:
     texts: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))  # canary -> strings
     common: str = ""  # file names and the dataset card: a survivor there counts for every planting
+    shared: int = 0  # records holding several canaries: their plantings cannot be told apart
 
 
 def read_output(dataset: Path) -> Output:
@@ -261,6 +278,7 @@ def read_output(dataset: Path) -> Output:
             found = list(dict.fromkeys(CANARY.findall(parts[-1])))
             if found:
                 current = found
+                res.shared += len(found) > 1
             for c in current:
                 res.texts[c].extend(parts)
     res.common = "\n".join(names)
@@ -414,7 +432,7 @@ def _table(title: str, rows: dict[str, Tally], order: list[str] | None = None) -
         f"| {title} | tp | fully redacted | partial | leaked | fp | fp kept |",
         "|---|---|---|---|---|---|---|",
     ]
-    for k in order or sorted(rows):
+    for k in sorted(rows) if order is None else order:
         t = rows[k]
         lines.append(
             f"| {k} | {t.tp} | {_pct(t.redacted, t.tp)} | {_pct(t.partial, t.tp)} | {_pct(t.leaked, t.tp)} | "
@@ -579,7 +597,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         run = run_redact(c.corpus, work / "out", c.env, args.jobs)
         seconds = time.perf_counter() - t0
-        results = score(c.plantings, read_output(work / "out" / "dataset"))
+        output = read_output(work / "out" / "dataset")
+        results = score(c.plantings, output)
     finally:
         if ctx is not None:
             ctx.cleanup()
@@ -590,6 +609,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(places)} places = {len(results)} plantings; corpus {c.bytes / 1e6:.1f} MB, "
         f"{run.get('files', '?')} files, redacted in {seconds:.1f} s."
     )
+    if output.shared:
+        print(f"warning: {output.shared} output records held several canaries (plantings not told apart)")
     miss = missed(s)
     print("Targets met." if not miss else "Targets missed: " + "; ".join(miss))
     if args.json:

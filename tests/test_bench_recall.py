@@ -147,3 +147,17 @@ def test_real_redact_on_the_sqlite_harnesses(tmp_path):
     assert len(results) == 16
     assert {r.outcome for r in results if r.planting.sample.kind == "tp"} == {"redacted"}
     assert {r.outcome for r in results if r.planting.sample.kind == "fp"} == {"kept"}
+
+
+def test_whole_conversation_formats_get_one_planting_per_session(tmp_path):
+    """ShareGPT keeps a conversation on one line and writes tool output as JSON inside text
+    (non-ASCII as \\uXXXX): each planting needs its own session, and a look-alike must still be
+    found as planted."""
+    keep = "Näytä asiakirjamallikansio 🗣️"
+    samples = [recall.Sample("f:utf", "fam-u", "fp", f'msgstr "{keep}"', keep=keep), SAMPLES[1]]
+    c = recall.plant(tmp_path, samples, ["sharegpt", "hermes_json"], recall.PLACES, seed=4)
+    fake_redact(c.corpus, tmp_path / "dataset")
+    output = recall.read_output(tmp_path / "dataset")
+    assert output.shared == 0
+    got = {(r.planting.sample.id, r.outcome) for r in recall.score(c.plantings, output)}
+    assert got == {("f:utf", "kept"), ("t:kept", "leaked")}
