@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracepub.detect.engine import DetectConfig
+from tracepub.detect.registry import DetectConfig
 from tracepub.run.pipeline import RunOptions, RunSummary, run
 
 ROOT = Path(__file__).resolve().parents[1]

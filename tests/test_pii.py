@@ -197,7 +197,8 @@ def test_json_written_inside_a_string(presidio):
 
 def test_prose_names_carry_to_the_same_text_elsewhere(presidio):
     """STS keeps the source's copy of a prompt beside message.content; both must lose the name."""
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
 
     eng = Engine(DetectConfig(ner=presidio.ner_model is not None))
     text = "Thanks Zanele Dlamini, I merged it."
@@ -232,7 +233,8 @@ def test_people_found_in_a_file_are_redacted_everywhere_in_it_whatever_the_jobs(
 def test_blame_inside_escaped_tool_response():
     text = ('<tool_response>\n{"content": "b66ad6f0 (Tariq Krause   2025-11-12 10:37:00 +0100 40) x\\n'
             '75d203ab (Marcus Ferreira  2025-11-12 10:38:00 +0100 41) y"}\n</tool_response>')
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
 
     got = {text[s.start:s.end] for s in Engine(DetectConfig(ner=False)).scan(text, CODE)}
     assert {"Tariq Krause", "Marcus Ferreira"} <= got

@@ -188,7 +188,8 @@ def test_context_rules_tried_at_their_keyword_equal_window_scans():
     the same spans as its regex over the windows (the rule with ``at_keyword`` off)."""
     import dataclasses
 
-    from tracepub.detect.patterns import PatternDetector, load_rules
+    from tracepub.detect.secrets.patterns import PatternDetector
+    from tracepub.detect.secrets.rules import load_rules
     from tracepub.fakes import expand
 
     rules = load_rules()
@@ -219,7 +220,8 @@ def test_rules_that_start_with_their_keyword_tried_at_its_hits_equal_whole_text_
     same spans as its regex over the whole text (the rule with the fast path off)."""
     import dataclasses
 
-    from tracepub.detect.patterns import PatternDetector, load_rules
+    from tracepub.detect.secrets.patterns import PatternDetector
+    from tracepub.detect.secrets.rules import load_rules
     from tracepub.fakes import expand
 
     rules = [r for r in load_rules() if r.prefix_keyword]
@@ -265,7 +267,7 @@ def _secrets_text(rng: random.Random, pieces: list[str]) -> str:
 def test_detect_secrets_triggers_equal_the_literal_tests():
     """One automaton pass opens the same plugins, and finds the same keywords, as searching each
     plugin's literals, then patterns, and each keyword in the folded text."""
-    from tracepub.detect.secrets_ds import _KEYWORD_LITERALS, DetectSecrets
+    from tracepub.detect.secrets.secrets_ds import _KEYWORD_LITERALS, DetectSecrets
     from tracepub.detect.text import folded
 
     ds = DetectSecrets()
@@ -290,7 +292,7 @@ def test_detect_secrets_triggers_equal_the_literal_tests():
 def test_ibm_value_gate_finds_a_run_of_44_where_the_plain_search_does():
     import re
 
-    from tracepub.detect.secrets_ds import _IBM_VALUE, DetectSecrets, has_value
+    from tracepub.detect.secrets.secrets_ds import _IBM_VALUE, DetectSecrets, has_value
 
     ds = DetectSecrets()
     gates = [g for g in ds._values if g is not None]
@@ -477,7 +479,8 @@ def test_engine_skipping_shadowed_home_paths_finds_the_same():
     the findings equal those of an engine that makes them all, on random text of home paths,
     exact values of every rank (an exact value of rank 0, or a pii one at 0.9, must not hide a
     home-path username) and other findings."""
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
     from tracepub.fakes import expand
     from tracepub.model import Leaf
 

@@ -24,7 +24,7 @@ def test_cued_fast_matches_cued():
 def _in_text_reference(ce, text: str):
     """``ContextEntropy._in_text`` as it was before its loop was inlined (``_ident_bounds``, then
     ``_assignment`` on every hit)."""
-    from tracepub.detect import entropy, filters
+    from tracepub.detect.secrets import entropy, filters
 
     low = filters.lowered(text)
     if len(low) != len(text):
@@ -48,7 +48,7 @@ def test_context_entropy_loop_matches_reference():
     """The inlined hit loop of ``ContextEntropy`` (regex name end, tier memo, first-character
     test before the assignment patterns, a name then blanks then no operator straight to
     ``_nearby``) gives the spans of the original loop, on random text."""
-    from tracepub.detect.entropy import ContextEntropy
+    from tracepub.detect.secrets.entropy import ContextEntropy
     from tracepub.fakes import expand
 
     ce = ContextEntropy()

@@ -18,9 +18,11 @@ from importlib import resources
 import orjson
 import pytest
 
-from tracepub.detect.engine import DetectConfig, Engine
-from tracepub.detect.patterns import load_rules
-from tracepub.detect.prefilter import Prefilter, literal_forms
+from tracepub.detect.engine import Engine
+from tracepub.detect.prefilter import Prefilter
+from tracepub.detect.regex_shapes import literal_forms
+from tracepub.detect.registry import DetectConfig
+from tracepub.detect.secrets.rules import load_rules
 from tracepub.detect.text import decoded_view, folded, line_windows
 from tracepub.fakes import expand
 from tracepub.model import Leaf
@@ -312,8 +314,8 @@ def test_shared_keyword_hits_are_the_detectors_own(engine):
     """Keyword detectors read their hits from the prefilter's pass over the string they are
     called on (``KeywordIndex.find_text``): the same hits, in the same order, as their own
     search of the lower-cased text; none for another string or one whose case fold is odd."""
-    from tracepub.detect.entropy import ContextEntropy
-    from tracepub.detect.patterns import PatternDetector
+    from tracepub.detect.secrets.entropy import ContextEntropy
+    from tracepub.detect.secrets.patterns import PatternDetector
 
     indexes = [d._index for d in engine.detectors if isinstance(d, (PatternDetector, ContextEntropy))]
     assert len(indexes) == 2 and all(ix._shared is not None for ix in indexes)
@@ -573,7 +575,7 @@ def test_context_rules_first_letter_class_is_exactly_its_case_fold():
     import re
     import string
 
-    from tracepub.detect.patterns import _case_class
+    from tracepub.detect.secrets.rules import _case_class
 
     every = "".join(map(chr, range(0x110000)))
     for letter in string.ascii_letters:
@@ -588,7 +590,7 @@ def test_context_rules_match_as_written():
     import tomllib
     from pathlib import Path
 
-    import tracepub.detect.patterns as pm
+    import tracepub.detect.secrets.rules as pm
 
     texts = [expand(t) for t in (
         "kubeadm join 10.0.0.1:6443 --token={{lowerdigits:6}}.{{lowerdigits:16}}", "TOKEN: {{lowerdigits:6}}.{{lowerdigits:16}}",
@@ -652,7 +654,7 @@ def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
 def test_starts_with_reads_the_literal_prefix():
     """A pattern's two-character anchor is not tested with ``in`` first only when every match starts
     with it as written (re then skips to it itself)."""
-    from tracepub.detect.prefilter import _starts_with
+    from tracepub.detect.regex_shapes import _starts_with
 
     assert _starts_with(r"AC[a-z0-9]{32}", "AC") and _starts_with(r"AP[\dABCDEF]", "AP")
     assert not _starts_with(r"(?i)AC[a-z]", "AC")  # case-insensitive: "ac" too
@@ -664,7 +666,7 @@ def test_a_class_beyond_ascii_is_searched_in_those_characters_first(engine):
     """A pattern that is one class of characters beyond ASCII (a digit beyond ASCII) is first
     searched in the text's non-ASCII characters alone: the same plans as searching the text, on
     random text with such digits and other non-ASCII characters."""
-    from tracepub.detect.prefilter import _one_class
+    from tracepub.detect.regex_shapes import _one_class
 
     pf = engine.prefilter
     assert pf._beyond and all(_one_class(e[2].pattern) for e in pf._plan_patterns[1] if e[0] in pf._beyond)
@@ -757,7 +759,7 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
 def _find_text_alone(ix, text: str) -> list[tuple[int, int, int]] | None:
     """``KeywordIndex.find_text`` reading the prefilter's hits for this index alone, as it did
     before ``keywords._Router`` read them once for every index sharing the prefilter."""
-    from tracepub.detect.keywords import _CASE_ODD
+    from tracepub.detect.secrets.keywords import _CASE_ODD
 
     shared = ix._shared
     if shared is None:

@@ -44,7 +44,7 @@ def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_pat
                   env: dict[str, str] | None = None, home: Path | None = None):
     """Assemble what detection needs: harvested identity, --secret values, tracepub.toml."""
     from tracepub import config as config_mod
-    from tracepub.detect.engine import DetectConfig
+    from tracepub.detect.registry import DetectConfig
     from tracepub.sources.harvest import collect
 
     try:

@@ -1,7 +1,8 @@
-"""Detection: a registry of detectors and the engine that runs them on one string.
+"""The engine: runs the detectors a string can trigger on it, and returns its final spans.
 
-Adding a detector: write a ``Detector`` subclass in this package and add it in
-``build_detectors``. Adding a credential format: add a rule to ``patterns/*.toml``.
+One instance per worker, built once (the prefilter's automata, the rules, the NER model) and
+kept warm: its caches are what make repeated tool output cheap. The detectors themselves are
+chosen in ``registry.py``.
 """
 
 from __future__ import annotations
@@ -9,113 +10,17 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
 import ahocorasick
 import ahocorasick_rs
 
-from tracepub.detect.base import Detector, Trigger, priority
-from tracepub.detect.found import Found, copies
+from tracepub.detect.base import Detector, priority
+from tracepub.detect.found import copies
 from tracepub.detect.prefilter import Plan
+from tracepub.detect.registry import DetectConfig, build_detectors
 from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, Leaf, Span
 from tracepub.redact.resolve import resolve
-
-__all__ = ["DetectConfig", "Detector", "Engine", "Trigger", "build_detectors", "path_detectors"]
-
-
-@dataclass
-class DetectConfig:
-    """Everything that decides what is found; its hash goes into the manifest."""
-
-    identity: dict[str, str] = field(default_factory=dict)  # exact value -> type
-    extra_rules: list[str] = field(default_factory=list)  # TOML files with more rules
-    add_regexes: list[str] = field(default_factory=list)  # reviewer/user regexes: always redacted
-    allow_values: list[str] = field(default_factory=list)  # never redacted (exact)
-    allow_regexes: list[str] = field(default_factory=list)
-    ner: bool = True
-    ner_threshold: float = 0.85
-    detect_secrets: bool = True
-    high_confidence_only: bool = False  # publish's re-scan
-    # Where exact values came from besides the harvest, so a re-run can collect them again
-    # (the values themselves are never stored): --secrets-file paths and tracepub.toml.
-    secrets_files: list[str] = field(default_factory=list)
-    config_file: str | None = None
-
-
-class RegexValues(Detector):
-    """User-supplied regexes (``--add-regex``, ``tracepub.toml``): what the rules missed."""
-
-    name = "custom-regex"
-    high_confidence = True
-    context_free = True
-    trigger = None  # arbitrary user regexes have no cheap necessary condition: always run
-
-    def __init__(self, patterns: list[str]):
-        self._patterns = [re.compile(p) for p in patterns]
-
-    def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return [
-            Span(m.start(), m.end(), "custom.regex", self.name, 1.0)
-            for rx in self._patterns
-            for m in rx.finditer(text)
-            if m.end() > m.start()
-        ]
-
-
-def _base_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
-    """Exact values, user regexes and the credential rules: precise enough to block a publish;
-    ``found``: the values found elsewhere in the dataset (``detect.found``)."""
-    from pathlib import Path
-
-    from tracepub.detect.identity import ExactValues
-    from tracepub.detect.patterns import HIGH_CONFIDENCE, PatternDetector, load_rules
-
-    detectors: list[Detector] = []
-    exact = ExactValues(cfg.identity)
-    if exact:
-        detectors.append(exact)
-    if found:
-        from tracepub.detect.found import FoundValues
-
-        detectors.append(FoundValues(found))
-    if cfg.add_regexes:
-        detectors.append(RegexValues(cfg.add_regexes))
-    # publish's re-scan keeps only rules precise enough to refuse an upload (patterns.HIGH_CONFIDENCE)
-    floor = HIGH_CONFIDENCE if cfg.high_confidence_only else 0.0
-    detectors.append(PatternDetector(load_rules([Path(p) for p in cfg.extra_rules]), min_confidence=floor))
-    return detectors
-
-
-def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
-    from tracepub.detect.identity import HomePaths
-
-    detectors = _base_detectors(cfg, found)
-    if cfg.high_confidence_only:
-        return detectors
-    detectors.append(HomePaths())
-    from tracepub.detect.entropy import ContextEntropy
-
-    detectors.append(ContextEntropy())
-    if cfg.detect_secrets:
-        from tracepub.detect.secrets_ds import DetectSecrets
-
-        detectors.append(DetectSecrets())
-    from tracepub.detect.pii.addresses import Addresses
-    from tracepub.detect.pii.handles import Handles
-    from tracepub.detect.pii.people import StructuredNames
-    from tracepub.detect.pii.presidio import Presidio
-
-    detectors.append(Presidio(ner=cfg.ner, ner_threshold=cfg.ner_threshold))  # parts(): + NER on prose
-    detectors += [StructuredNames(), Handles(), Addresses()]
-    return detectors
-
-
-def path_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
-    """For file and folder names: identity, home folders and credential rules (no NLP)."""
-    from tracepub.detect.identity import HomePaths
-
-    return [*_base_detectors(cfg, found), HomePaths()]
 
 
 class Engine:

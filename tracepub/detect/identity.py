@@ -14,7 +14,7 @@ import re
 import ahocorasick
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.keywords import KeywordIndex
+from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 

@@ -134,7 +134,7 @@ def rescan_config(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple
     that is not available now (an environment variable of another shell, a ``--secret`` not
     given again) is reported in ``missing``: the signed bytes were redacted for it, so this only
     narrows the second look, and publish says so rather than refusing."""
-    from tracepub.detect.engine import DetectConfig
+    from tracepub.detect.registry import DetectConfig
 
     state = runstate.read(out)
     detect = state.get("detect", {})

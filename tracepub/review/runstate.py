@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tracepub.detect.engine import DetectConfig
+from tracepub.detect.registry import DetectConfig
 from tracepub.errors import Refusal
 from tracepub.outputs.files import REVIEW, atomic_writer, write_json
 from tracepub.redact.placeholders import Namer, load_key

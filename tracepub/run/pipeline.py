@@ -30,9 +30,10 @@ import orjson
 
 from tracepub import __version__
 from tracepub.detect import found as found_values
-from tracepub.detect.engine import DetectConfig, Engine, build_detectors, path_detectors
+from tracepub.detect.engine import Engine
 from tracepub.detect.found import Found, Scanner, merge
 from tracepub.detect.prefilter import Prefilter
+from tracepub.detect.registry import DetectConfig, build_detectors, path_detectors
 from tracepub.model import Problem, Record, Unit
 from tracepub.outputs.files import (
     DATASET,

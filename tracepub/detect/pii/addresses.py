@@ -1,4 +1,7 @@
-"""TODO docstring."""
+"""Street addresses: a house number, capitalised words and a street type ("12 Baker Street"),
+German "...straße 12", French "12 rue ...". City and postal code alone are kept: they name a
+place, not a person.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO docstring."""
+"""Checks on a recognizer's match that Presidio does not make: what is not an email (an SSH
+remote ``git@``, a no-reply sender), not a phone (a version, a number glued to a word).
+"""
 
 from __future__ import annotations
 

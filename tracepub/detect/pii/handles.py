@@ -1,4 +1,7 @@
-"""TODO docstring."""
+"""Messaging handles, only next to their app's name ("Telegram @x", ``slack: "@x"``).
+
+A bare ``@name`` is as often a decorator or an npm scope: the app's name is the context.
+"""
 
 from __future__ import annotations
 

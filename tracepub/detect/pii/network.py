@@ -1,4 +1,9 @@
-"""TODO docstring."""
+"""IP addresses: which ones name a machine someone owns.
+
+Private, loopback, link-local, CGNAT and documentation ranges identify no one and are kept;
+globally routable ones are personal data (a user's home or office). Dotted version numbers
+and OIDs are not addresses.
+"""
 
 from __future__ import annotations
 

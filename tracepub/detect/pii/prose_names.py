@@ -1,4 +1,10 @@
-"""TODO docstring."""
+"""People in prose: spaCy NER, only where a name can be (``name_spots``).
+
+NER costs milliseconds per sentence and is noisy on code, so it runs on prose leaves only and,
+there, only on sentences that hold a name shape: two capitalised words, a cue word then a
+capital ("thanks Priya"), a capital then a speech word ("Raman said"), a hyphenated name.
+Without an installed model NER is off, and the run says so.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""TODO docstring."""
+"""The cheap necessary conditions of the PII recognizers (see ``detect.base.Trigger``).
+
+Each is a shape in folded text (lower case, digits as ``0``) or a literal that every match
+holds, so the prefilter's one pass decides which recognizer to call and on which lines.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""TODO docstring."""
+"""Running Presidio's pattern recognizers on the lines that can hold a match, not the whole text.
+
+A 100 kB tool output with one card number costs the card recognizer one line: the lines with a
+digit shape are joined (``_joined``), recognized once, and the results shifted back.
+"""
 
 from __future__ import annotations
 
