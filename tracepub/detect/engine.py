@@ -11,7 +11,6 @@ import hashlib
 import re
 from collections import Counter
 
-import ahocorasick
 import ahocorasick_rs
 
 from tracepub.detect.base import Detector, priority
@@ -101,7 +100,7 @@ class Engine:
         self._people: set[str] = set()
         # [names, leftmost-first automaton (UTF-8), overlapping one (bytes, for ASCII texts), the same (str)]
         self._people_auto: list | None = None
-        self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
+        self._people_line_auto: ahocorasick_rs.AhoCorasick | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
         self._seen_memo: dict[str | bytes, tuple] = {}  # text key -> (people version, people seen)
         self._last: tuple[str | None, str | bytes] = (None, "")  # the text last scanned, its cache key
@@ -343,14 +342,11 @@ class Engine:
         if self._people_line_auto is None:
             import json
 
-            self._people_line_auto = ahocorasick.Automaton()
-            for v in self._people:
-                for form in (v, json.dumps(v)[1:-1]):
-                    self._people_line_auto.add_word(form, form)
-            self._people_line_auto.make_automaton()
+            forms = sorted({form for v in self._people for form in (v, json.dumps(v)[1:-1])})
+            self._people_line_auto = ahocorasick_rs.AhoCorasick(forms)
         auto = self._people_line_auto
         decoded = decoded_view(raw)
-        return any(True for _ in auto.iter(raw)) or (decoded is not None and any(True for _ in auto.iter(decoded)))
+        return bool(auto.find_matches_as_indexes(raw)) or (decoded is not None and bool(auto.find_matches_as_indexes(decoded)))
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)

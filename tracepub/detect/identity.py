@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-import ahocorasick
+import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets.keywords import KeywordIndex
@@ -37,7 +37,6 @@ class ExactValues(Detector):
     def __init__(self, values: dict[str, str], name: str = "identity"):
         self.name = name
         self._types: dict[str, str] = {}
-        self._auto = ahocorasick.Automaton()
         for value, type_ in values.items():
             if not value or not value.strip():
                 continue
@@ -47,10 +46,11 @@ class ExactValues(Detector):
                 if type_.startswith("identity.username"):
                     continue
             self._types[low] = type_
-            self._auto.add_word(low, (len(low), low))
         self._ready = bool(self._types)
-        if self._ready:
-            self._auto.make_automaton()
+        self._words = list(self._types)
+        # Every occurrence, overlapping ones included (a value inside another value)
+        self._auto = ahocorasick_rs.AhoCorasick(self._words, matchkind=ahocorasick_rs.MatchKind.Standard) \
+            if self._ready else None
         self.trigger = Trigger(literals=tuple(self._types))
         self._index: KeywordIndex | None = None  # the values, read from the engine's prefilter pass
 
@@ -89,7 +89,9 @@ class ExactValues(Detector):
         low = text.lower()
         if len(low) != len(text):  # a rare case fold that changes length: search the slow way
             return self._scan_regex(text)
-        hits = [(word, end_idx - length + 1, end_idx + 1) for end_idx, (length, word) in self._auto.iter(low)]
+        assert self._auto is not None
+        words = self._words
+        hits = [(words[k], a, b) for k, a, b in self._auto.find_matches_as_indexes(low, overlapping=True)]
         spans = []
         view = escaped_view(text)
         for word, start, end in hits:
