@@ -10,7 +10,8 @@ import pytest
 
 from tracepub.cli import detect_config
 from tracepub.redact.placeholders import KEY_FILE
-from tracepub.run.pipeline import RunOptions, run
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunOptions
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -8,6 +8,7 @@ import re
 from reviewkit import planted, redacted_dir, value_id
 
 from tracepub.outputs import report
+from tracepub.runtypes import RunSummary
 
 
 def html(out) -> str:
@@ -51,7 +52,7 @@ def test_identity_summary_is_shown_masked_when_present(tmp_path):
     out = redacted_dir(tmp_path)
     (out / "review" / "identity.json").write_text(json.dumps(
         [{"type": "identity.email", "origin": "git config user.email", "masked": "ja…m"}]))
-    report.write_report(out, json.loads((out / "review" / "run.json").read_text())["summary"])
+    report.write_report(out, RunSummary.from_json(json.loads((out / "review" / "run.json").read_text())["summary"]))
     page = html(out)
     assert "git config user.email" in page and "ja…m" in page
 
@@ -74,7 +75,7 @@ def _synthetic(out, n_values: int, per_value: int) -> None:
 def test_stays_usable_with_100k_findings(tmp_path):
     out = tmp_path / "out"
     _synthetic(out, n_values=25_000, per_value=4)
-    report.write_report(out, {"sessions": 7, "files": 7, "harnesses": {"claude_code": 7}})
+    report.write_report(out, RunSummary(str(out), sessions=7, files=7, harnesses={"claude_code": 7}))
     page = html(out)
     assert "100,000</b><span>findings" in page
     assert "25,000</b><span>distinct values" in page

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,15 +26,16 @@ import jinja2
 import orjson
 
 from tracepub import __version__
-from tracepub.outputs.files import REVIEW, write_text
+from tracepub.outdir import OutDir
+from tracepub.outputs.files import write_text
 from tracepub.review import decisions as decisions_mod
+from tracepub.runtypes import RunSummary
 
 SNIPPETS_PER_VALUE = 3
 FILES_PER_VALUE = 5
 DETAILED_VALUES = 1500
 TABLE_VALUES = 20_000
 LIST_CAP = 200  # problems, skipped files, sessions
-IDENTITY_FILE = "identity.json"
 _ORDER = {"secret": 0, "custom": 1, "identity": 2, "pii": 3}
 
 
@@ -86,8 +88,8 @@ class Aggregate:
     by_file: Counter = field(default_factory=Counter)
 
 
-def iter_findings(out: Path):
-    path = out / REVIEW / "findings.jsonl"
+def iter_findings(out: Path | OutDir) -> Iterator[dict[str, Any]]:
+    path = OutDir(out).findings
     if not path.exists():
         return
     with open(path, "rb") as fh:  # orjson: findings.jsonl is about as big as the input
@@ -96,7 +98,7 @@ def iter_findings(out: Path):
                 yield orjson.loads(line)
 
 
-def load_findings(out: Path) -> list[dict]:
+def load_findings(out: Path | OutDir) -> list[dict[str, Any]]:
     return list(iter_findings(out))
 
 
@@ -411,26 +413,20 @@ def _sort_key(g: ValueGroup) -> tuple:
     return (not g.flagged, _ORDER.get(g.family, 9), g.type, -g.count, g.value_id)
 
 
-def _get(summary: Any, name: str, default: Any = None) -> Any:
-    if isinstance(summary, dict):
-        return summary.get(name, default)
-    return getattr(summary, name, default)
-
-
-def _identity(out: Path) -> list[dict]:
-    path = out / REVIEW / IDENTITY_FILE
+def _identity(out: Path | OutDir) -> list[dict[str, str]]:
+    path = OutDir(out).identity
     if not path.exists():
         return []
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
-    items = data.get("values", data.get("identity", [])) if isinstance(data, dict) else data
+    items = (data.get("values", data.get("identity", [])) if isinstance(data, dict) else data) or []
     return [{"type": i.get("type", ""), "origin": i.get("origin", ""), "masked": i.get("masked", "")}
             for i in items if isinstance(i, dict)]
 
 
-def _decisions(out: Path) -> dict[str, Any]:
+def _decisions(out: Path | OutDir) -> dict[str, Any]:
     entries = decisions_mod.read(out)
     folded = decisions_mod.fold(entries)
     return {
@@ -479,7 +475,7 @@ def _size(n: float) -> str:
 OPEN_ALL = 40  # with this few values every card starts open
 
 
-def render(out: Path, summary: Any, agg: Aggregate | None = None) -> str:
+def render(out: Path | OutDir, summary: RunSummary, agg: Aggregate | None = None) -> str:
     """The page; ``agg`` is the fold of findings.jsonl when the caller has it already."""
     if agg is None:
         agg = aggregate(iter_findings(out))
@@ -499,21 +495,19 @@ def render(out: Path, summary: Any, agg: Aggregate | None = None) -> str:
               "pii": "Personal data"}
     for fam in sorted(by_family, key=lambda f: _ORDER.get(f, 9)):
         sections.append((fam, titles.get(fam, fam.title()), by_family[fam]))
-    problems = list(_get(summary, "problems", []) or [])
-    skipped = list(_get(summary, "skipped", []) or [])
-    sessions = _get(summary, "sessions", 0) or 0
+    problems, skipped, sessions = summary.problems, summary.skipped, summary.sessions
     ctx = {
-        "out": str(out),
+        "out": str(OutDir(out).root),
         "version": __version__,
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "s": {
-            "files": _get(summary, "files", 0) or 0,
+            "files": summary.files,
             "sessions": sessions,
-            "records": _get(summary, "records", 0) or 0,
-            "bytes_in": _get(summary, "bytes_in", 0) or 0,
-            "harnesses": dict(_get(summary, "harnesses", {}) or {}),
-            "blobs": dict(_get(summary, "blobs", {}) or {}),
-            "ner": _get(summary, "ner"),
+            "records": summary.records,
+            "bytes_in": summary.bytes_in,
+            "harnesses": dict(summary.harnesses),
+            "blobs": dict(summary.blobs),
+            "ner": summary.ner,
         },
         "total": agg.total,
         "n_values": len(groups),
@@ -530,9 +524,9 @@ def render(out: Path, summary: Any, agg: Aggregate | None = None) -> str:
         "skipped": skipped[:LIST_CAP],
         "more_skipped": max(0, len(skipped) - LIST_CAP),
         "identity": _identity(out),
-        "selection": (_get(summary, "selection", None) or {}).get("counts", {}),
-        "denied": list(_get(summary, "denied", []) or [])[:LIST_CAP],
-        "dropped": list(_get(summary, "dropped", []) or [])[:LIST_CAP],
+        "selection": (summary.selection or {}).get("counts", {}),
+        "denied": summary.denied[:LIST_CAP],
+        "dropped": summary.dropped[:LIST_CAP],
         "decisions": _decisions(out),
         "sections": sections,
         "table": table,
@@ -542,5 +536,5 @@ def render(out: Path, summary: Any, agg: Aggregate | None = None) -> str:
     return load_template().render(**ctx)
 
 
-def write_report(out: Path, summary: Any, agg: Aggregate | None = None) -> None:
-    write_text(out / REVIEW / "report.html", render(out, summary, agg))
+def write_report(out: Path | OutDir, summary: RunSummary, agg: Aggregate | None = None) -> None:
+    write_text(OutDir(out).report, render(out, summary, agg))
