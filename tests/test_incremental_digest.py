@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from tracepub.cli import detect_config
 from tracepub.model import Unit
 from tracepub.readers.base import JsonDocReader, JsonlReader, records_hashing
 from tracepub.readers.claude import ClaudeCode
@@ -19,6 +18,7 @@ from tracepub.readers.generic import Atif
 from tracepub.run import incremental
 from tracepub.run.pipeline import run
 from tracepub.runtypes import RunOptions
+from tracepub.sources.settings import detect_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tracepub.cli import detect_config
 from tracepub.outputs import files as output
 from tracepub.outputs.files import append_file, compute_files, file_stamp, read_manifest
 from tracepub.outputs.writers import NativeWriter
 from tracepub.run.pipeline import run
 from tracepub.runtypes import RunOptions
+from tracepub.sources.settings import detect_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -23,13 +23,10 @@ from tracepub.errors import Refusal
 from tracepub.outdir import OutDir, locked
 
 if TYPE_CHECKING:
-    from tracepub.config import Config
-    from tracepub.detect.engine import DetectConfig
     from tracepub.publish.signoff import Plan
     from tracepub.review.sessions import DropResult
     from tracepub.runtypes import RunSummary
     from tracepub.selection.select import Selection
-    from tracepub.sources.harvest import Harvest
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -56,33 +53,6 @@ def cli() -> None:
       tracepub approve out/ --reviewer "Jane"    # sign off the exact bytes
       tracepub publish out/ --repo me/traces     # verify, re-scan, upload (private)
     """
-
-
-def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_path: Path | None, ner: bool,
-                  env: dict[str, str] | None = None, home: Path | None = None
-                  ) -> tuple[DetectConfig, Harvest, Config]:
-    """Assemble what detection needs: harvested identity, --secret values, tracepub.toml."""
-    from tracepub import config as config_mod
-    from tracepub.detect.engine import DetectConfig
-    from tracepub.sources.harvest import collect
-
-    try:
-        cfg = config_mod.load(config_path)
-    except ValueError as exc:
-        raise Refused(str(exc)) from exc
-    files = [str(secrets_file.resolve())] if secrets_file is not None else []
-    h = collect(secret, files, cfg.secrets, env, home)
-    dc = DetectConfig(
-        identity=dict(h.values),
-        extra_rules=[str(cfg.path)] if cfg.has_rules and cfg.path else [],
-        add_regexes=list(cfg.redact_regex),
-        allow_values=list(cfg.allow),
-        allow_regexes=list(cfg.allow_regex),
-        ner=ner,
-        secrets_files=files,
-        config_file=str(cfg.path.resolve()) if cfg.path else None,
-    )
-    return dc, h, cfg
 
 
 def secret_options(f: F) -> F:
@@ -207,13 +177,17 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
     from tracepub.runtypes import RunOptions
     from tracepub.selection.deny import parse_rules
     from tracepub.selection.select import SelectionError
+    from tracepub.sources.settings import detect_config
 
     sel = make_selection(projects, since, until, harnesses, session_ids, exclude_ids)
     try:
         cli_deny = parse_rules(deny, "--deny")
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    dc, harvested, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
+    try:
+        dc, harvested, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
+    except ValueError as exc:  # tracepub.toml
+        raise Refused(str(exc)) from exc
     try:
         deny_rules = parse_rules(cfg.deny, str(cfg.path or "tracepub.toml")) + cli_deny
     except ValueError as exc:

@@ -30,7 +30,7 @@ from tracepub.outputs.files import (
     write_json,
     write_manifest,
 )
-from tracepub.outputs.report import aggregate, iter_findings
+from tracepub.outputs.groups import aggregate, iter_findings
 from tracepub.review import runstate
 from tracepub.runtypes import RunSummary
 

@@ -19,7 +19,7 @@ from typing import Any
 from tracepub.detect.base import BLOCK_CONFIDENCE
 from tracepub.errors import Refusal
 from tracepub.outdir import OutDir
-from tracepub.outputs.report import ValueGroup, aggregate, iter_findings
+from tracepub.outputs.groups import ValueGroup, aggregate, iter_findings
 from tracepub.review import decisions, runstate
 from tracepub.run.pipeline import run
 from tracepub.runtypes import RunSummary

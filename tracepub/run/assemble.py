@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 
 from tracepub.outdir import OutDir
-from tracepub.outputs import card, report
+from tracepub.outputs import card, groups, report
 from tracepub.outputs.files import append_file, atomic_writer, build_manifest, write_manifest
 from tracepub.run.results import UnitResult
 from tracepub.runtypes import RunSummary
@@ -69,15 +69,15 @@ def write_findings(od: OutDir, path_findings: list[Finding], dests: list[str]) -
                 append_file(part, fh)
 
 
-def aggregate(od: OutDir, path_findings: list[Finding], results: Iterable[UnitResult]) -> report.Aggregate:
+def aggregate(od: OutDir, path_findings: list[Finding], results: Iterable[UnitResult]) -> groups.Aggregate:
     """The report's fold of findings.jsonl, from the folds the workers made of their files (a
     reused or recorded file's part is folded here), in findings.jsonl's order."""
-    agg = report.Aggregate()
+    agg = groups.Aggregate()
     for f in path_findings:
-        report.add_finding(agg, f, f["file"])
+        groups.add_finding(agg, f, f["file"])
     for r in results:
         if r.ok:
-            report.merge(agg, r.fold if r.fold is not None else report.fold_part(od.part(r.dest)))
+            groups.merge(agg, r.fold if r.fold is not None else groups.fold_part(od.part(r.dest)))
     return agg
 
 
@@ -93,7 +93,7 @@ def finish(
     od: OutDir,
     summary: RunSummary,
     card_meta: dict[str, str],
-    agg: report.Aggregate,
+    agg: groups.Aggregate,
     config_hash: str,
     run_id: str,
     written: dict[str, tuple[str, tuple[int, int, int, int]]] | None = None,

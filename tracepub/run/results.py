@@ -15,7 +15,7 @@ from tracepub.selection.select import Plan, unit_key
 
 if TYPE_CHECKING:
     from tracepub.detect.found import Found
-    from tracepub.outputs.report import FileFold
+    from tracepub.outputs.groups import FileFold
 
 # [keyed name of a source file, its size, its mtime in ns] (``incremental.fingerprint``): the
 # name is a keyed hash (review/ must not spell paths, which hold the user's name), and it is

@@ -29,7 +29,7 @@ from tracepub.detect.found import Found
 from tracepub.detect.prefilter import Prefilter
 from tracepub.model import Problem, Record, Unit
 from tracepub.outdir import OutDir
-from tracepub.outputs import report
+from tracepub.outputs import groups, report
 from tracepub.outputs.files import atomic_writer
 from tracepub.outputs.writers import WRITE_BUFFER, writer_for
 from tracepub.readers import reader_for_unit
@@ -149,7 +149,7 @@ def _process(task: Task) -> UnitResult:
     red.blobs.clear()
     before = Counter(engine.stats)
     fold = (
-        report.FileFold()
+        groups.FileFold()
     )  # the report's view of these findings, folded here rather than in the main process
     actions: Counter[str] = Counter()
     skipped = 0
@@ -229,7 +229,7 @@ def _process(task: Task) -> UnitResult:
     except Denied as d:  # the writers removed their temporary files: nothing of it was written
         res.ok, res.denied, red.findings = False, d.hit.to_json(), []
         actions.clear()
-        fold = report.FileFold()
+        fold = groups.FileFold()
         with contextlib.suppress(OSError):
             target.unlink()  # an earlier run's file
     except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
@@ -239,7 +239,7 @@ def _process(task: Task) -> UnitResult:
             target.unlink()
         red.findings = []
         actions.clear()
-        fold = report.FileFold()
+        fold = groups.FileFold()
         with atomic_writer(part, "wb"):
             pass
     res.fold = fold
