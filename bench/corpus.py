@@ -40,7 +40,8 @@ import corpus_fake as fk  # noqa: E402
 from corpus_bulk import Bulk, docker_pull, git_diff, go_sum, package_lock, prose  # noqa: E402
 from corpus_formats import WEIGHTS, WRITERS, Call, Session, Step, Writer  # noqa: E402
 
-from tracepub.detect.patterns import PatternDetector, Rule, load_rules  # noqa: E402
+from tracepub.detect.secrets.patterns import PatternDetector  # noqa: E402
+from tracepub.detect.secrets.rules import Rule, load_rules  # noqa: E402
 from tracepub.fakes import expand  # noqa: E402
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import ahocorasick
+import ahocorasick_rs
 import orjson
 
 HERE = Path(__file__).resolve().parent
@@ -214,19 +214,15 @@ def score(labels: list[dict], sessions: list[dict], output: Output) -> Score:
             continue
         sc.sessions_read[s["harness"]] += 1
         labs = by_session.get(s["session"], [])
-        auto = ahocorasick.Automaton()
-        for lab in labs:
-            auto.add_word(lab["value"], lab["value"])
-            if lab["kind"] == "secret":
-                for w in _windows(lab["value"]):
-                    auto.add_word(w, w)
         if not labs:
             continue
-        auto.make_automaton()
+        words = sorted({lab["value"] for lab in labs} | {w for lab in labs if lab["kind"] == "secret"
+                                                           for w in _windows(lab["value"])})
+        auto = ahocorasick_rs.AhoCorasick(words)
         present: set[str] = set()
         for text in (*texts, output.common):
-            for _, word in auto.iter(text):
-                present.add(word)
+            for k, _, _ in auto.find_matches_as_indexes(text, overlapping=True):
+                present.add(words[k])
         for lab in labs:
             t = Tally(planted=1)
             v = lab["value"]

@@ -17,7 +17,8 @@ import sysconfig
 import time
 from pathlib import Path
 
-from tracepub.detect.engine import DetectConfig, Engine, build_detectors
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig, build_detectors
 from tracepub.model import Leaf
 
 

@@ -248,7 +248,7 @@ def baseline_main(folder: Path, slice_bytes: int) -> None:
     line scan, on every string of every sampled line: what a straightforward tool would do."""
     import orjson
 
-    from tracepub.detect.pii import _offline_tldextract
+    from tracepub.detect.pii.presidio import _offline_tldextract
 
     t0 = time.perf_counter()
     _offline_tldextract()  # Presidio's email check would download the public suffix list

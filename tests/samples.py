@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tracepub.detect.engine import DetectConfig
+from tracepub.detect.registry import DetectConfig
 from tracepub.run.pipeline import run
 from tracepub.runtypes import RunOptions, RunSummary
 

@@ -10,7 +10,7 @@ sys.path.insert(0, str(BENCH))
 
 from eval import TARGETS, evaluate, render  # noqa: E402
 
-from tracepub.detect.patterns import load_rules  # noqa: E402
+from tracepub.detect.secrets.rules import load_rules  # noqa: E402
 
 
 def test_eval_tiny_meets_targets(tmp_path):

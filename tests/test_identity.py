@@ -166,7 +166,8 @@ def test_exact_values_see_through_json_escapes():
 
 
 def test_engine_resolves_escapes_for_every_detector():
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
     from tracepub.model import Leaf
 
     token = github_token(random.Random(5), "gho")
@@ -176,8 +177,9 @@ def test_engine_resolves_escapes_for_every_detector():
 
 
 def test_windows_paths_keep_their_names_and_double_escapes_resolve():
-    from tracepub.detect.engine import DetectConfig, Engine
-    from tracepub.detect.identity import escaped_view
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
+    from tracepub.detect.text import escaped_view
     from tracepub.model import Leaf
 
     eng = Engine(DetectConfig(ner=False))

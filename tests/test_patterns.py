@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from tracepub.detect.patterns import HIGH_CONFIDENCE, UNBOUNDED, PatternDetector, load_rules, parse_rules
+from tracepub.detect.secrets.patterns import PatternDetector
+from tracepub.detect.secrets.rules import HIGH_CONFIDENCE, UNBOUNDED, load_rules, parse_rules
 from tracepub.fakes import expand
 
 RULES = load_rules()

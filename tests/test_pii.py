@@ -8,8 +8,10 @@ import random
 import pytest
 from click.testing import CliRunner
 
-from tracepub.detect.names import StructuredNames, looks_like_name
-from tracepub.detect.pii import Addresses, Handles, Presidio
+from tracepub.detect.pii.addresses import Addresses
+from tracepub.detect.pii.handles import Handles
+from tracepub.detect.pii.people import StructuredNames, looks_like_name
+from tracepub.detect.pii.presidio import Presidio
 from tracepub.fakes import luhn_number
 from tracepub.model import Leaf
 
@@ -157,7 +159,7 @@ def test_ner_runs_on_prose_only(presidio):
 
 def test_without_a_model_ner_is_off_and_said(tmp_path, monkeypatch):
     from tracepub.cli import cli
-    from tracepub.detect import pii
+    from tracepub.detect.pii import prose_names as pii
 
     monkeypatch.setattr(pii, "NER_MODELS", ("no_such_spacy_model",))
     src = tmp_path / "src" / "projects" / "p" / "s.jsonl"
@@ -195,7 +197,8 @@ def test_json_written_inside_a_string(presidio):
 
 def test_prose_names_carry_to_the_same_text_elsewhere(presidio):
     """STS keeps the source's copy of a prompt beside message.content; both must lose the name."""
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
 
     eng = Engine(DetectConfig(ner=presidio.ner_model is not None))
     text = "Thanks Zanele Dlamini, I merged it."
@@ -230,7 +233,8 @@ def test_people_found_in_a_file_are_redacted_everywhere_in_it_whatever_the_jobs(
 def test_blame_inside_escaped_tool_response():
     text = ('<tool_response>\n{"content": "b66ad6f0 (Tariq Krause   2025-11-12 10:37:00 +0100 40) x\\n'
             '75d203ab (Marcus Ferreira  2025-11-12 10:38:00 +0100 41) y"}\n</tool_response>')
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
 
     got = {text[s.start:s.end] for s in Engine(DetectConfig(ner=False)).scan(text, CODE)}
     assert {"Tariq Krause", "Marcus Ferreira"} <= got

@@ -9,7 +9,7 @@ SRC = str(Path(__file__).resolve().parents[1])
 CHECK = """
 import regex
 real = regex.compile
-from tracepub.detect.presidio_import import import_presidio
+from tracepub.detect.pii.presidio_import import import_presidio
 import_presidio()
 assert regex.compile is real, "regex.compile left patched"
 from presidio_analyzer import Pattern

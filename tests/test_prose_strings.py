@@ -1,6 +1,7 @@
 """A reader's ``prose_strings`` lists exactly what a walk with its ``is_prose`` finds, in order."""
 
-from tracepub.detect.engine import DetectConfig, Engine
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
 from tracepub.readers.claude import ClaudeCode
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor

@@ -9,7 +9,8 @@ from collections import Counter
 
 import orjson
 
-from tracepub.detect.engine import DetectConfig, Engine
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
 from tracepub.model import KEPT, REVIEW, Span
 from tracepub.outputs import groups
 from tracepub.redact.placeholders import Namer

@@ -12,9 +12,10 @@ import random
 
 import pytest
 
-from tracepub.detect.engine import DetectConfig, Engine, build_detectors
-from tracepub.detect.entropy import ContextEntropy, name_tier
-from tracepub.detect.secrets_ds import DetectSecrets
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig, build_detectors
+from tracepub.detect.secrets.entropy import ContextEntropy, name_tier
+from tracepub.detect.secrets.secrets_ds import DetectSecrets
 from tracepub.fakes import expand
 from tracepub.model import Leaf
 

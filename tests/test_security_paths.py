@@ -14,7 +14,7 @@ from pathlib import Path
 
 from samples import SAMPLES
 
-from tracepub.detect.engine import DetectConfig
+from tracepub.detect.registry import DetectConfig
 from tracepub.model import Unit
 from tracepub.readers.base import inside
 from tracepub.readers.gemini import project_root

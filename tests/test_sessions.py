@@ -241,7 +241,7 @@ def test_drop_refuses_unknown_sessions_and_missing_runs(tree, tmp_path):
 
 
 def _no_ner():
-    from tracepub.detect.engine import DetectConfig
+    from tracepub.detect.registry import DetectConfig
 
     return DetectConfig(ner=False)
 

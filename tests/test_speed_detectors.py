@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tracepub.detect.pii import _ADDRESS, address_spans
+from tracepub.detect.pii.addresses import _ADDRESS, address_spans
 
 # Pieces that make and nearly make street addresses, of every form ``_ADDRESS`` knows, glued
 # together with and without blanks, line breaks, punctuation and word characters beyond ASCII.
@@ -52,7 +52,7 @@ def test_address_trigger_holds_every_match_on_random_text():
     """Addresses' trigger (street words found by the prefilter's automaton, the street types
     checked in the text) fires on every string ``_ADDRESS`` matches in, and its windows hold
     each match; as a string on its own and inside a longer one (no per-shape plan cache)."""
-    from tracepub.detect.pii import Addresses
+    from tracepub.detect.pii.addresses import Addresses
     from tracepub.detect.prefilter import Prefilter
 
     pf = Prefilter([Addresses()])
@@ -137,7 +137,7 @@ def test_ipv4_candidates_equal_finditer_on_random_text():
 
     from presidio_analyzer.predefined_recognizers import IpRecognizer
 
-    from tracepub.detect.pii import _PRESIDIO_IPV4, _ipv4_finditer
+    from tracepub.detect.pii.network import _PRESIDIO_IPV4, _ipv4_finditer
 
     (v4,) = [p for p in IpRecognizer.PATTERNS if p.name == "IPv4"]
     assert v4.regex == _PRESIDIO_IPV4  # else Presidio changed it, and the engine falls back to finditer
@@ -157,8 +157,8 @@ def test_ip_lines_equal_the_digit_first_pattern():
     """``_IP_LINES`` starts at the first dot: the same lines as the pattern written from its digit."""
     import re
 
-    from tracepub.detect.pii import _IP_LINES, _IPV6_ISH
-    from tracepub.detect.prefilter import windows_matching
+    from tracepub.detect.pii.network import _IP_LINES, _IPV6_ISH
+    from tracepub.detect.text import windows_matching
 
     before = re.compile(rf"\d\.\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
     rng = random.Random(6)
@@ -170,7 +170,7 @@ def test_ip_lines_equal_the_digit_first_pattern():
 
 def test_nino_end_is_necessary():
     """Every text ``_NINO_HINT`` matches, ``_NINO_END`` matches (it gates the slower search)."""
-    from tracepub.detect.pii import _NINO_END, _NINO_HINT
+    from tracepub.detect.pii.triggers import _NINO_END, _NINO_HINT
 
     pieces = ("AB", "QQ", "JG", "AB12", "ab", "1", "12", "12 34", "123456", "AB 123456", " ", "-", "A", "B", "C", "D", "E", "d", "x", "\n", "_", "é")
     rng = random.Random(7)
@@ -188,7 +188,8 @@ def test_context_rules_tried_at_their_keyword_equal_window_scans():
     the same spans as its regex over the windows (the rule with ``at_keyword`` off)."""
     import dataclasses
 
-    from tracepub.detect.patterns import PatternDetector, load_rules
+    from tracepub.detect.secrets.patterns import PatternDetector
+    from tracepub.detect.secrets.rules import load_rules
     from tracepub.fakes import expand
 
     rules = load_rules()
@@ -219,7 +220,8 @@ def test_rules_that_start_with_their_keyword_tried_at_its_hits_equal_whole_text_
     same spans as its regex over the whole text (the rule with the fast path off)."""
     import dataclasses
 
-    from tracepub.detect.patterns import PatternDetector, load_rules
+    from tracepub.detect.secrets.patterns import PatternDetector
+    from tracepub.detect.secrets.rules import load_rules
     from tracepub.fakes import expand
 
     rules = [r for r in load_rules() if r.prefix_keyword]
@@ -265,8 +267,8 @@ def _secrets_text(rng: random.Random, pieces: list[str]) -> str:
 def test_detect_secrets_triggers_equal_the_literal_tests():
     """One automaton pass opens the same plugins, and finds the same keywords, as searching each
     plugin's literals, then patterns, and each keyword in the folded text."""
-    from tracepub.detect.prefilter import folded
-    from tracepub.detect.secrets_ds import _KEYWORD_LITERALS, DetectSecrets
+    from tracepub.detect.secrets.secrets_ds import _KEYWORD_LITERALS, DetectSecrets
+    from tracepub.detect.text import folded
 
     ds = DetectSecrets()
     literals = sorted({lit for gate in ds._gates if gate for lit in gate[0]} | set(_KEYWORD_LITERALS))
@@ -290,7 +292,7 @@ def test_detect_secrets_triggers_equal_the_literal_tests():
 def test_ibm_value_gate_finds_a_run_of_44_where_the_plain_search_does():
     import re
 
-    from tracepub.detect.secrets_ds import _IBM_VALUE, DetectSecrets, has_value
+    from tracepub.detect.secrets.secrets_ds import _IBM_VALUE, DetectSecrets, has_value
 
     ds = DetectSecrets()
     gates = [g for g in ds._values if g is not None]
@@ -320,7 +322,7 @@ _EMAIL_PIECES = ("Jane", "Doe", "Li", "Wei", "O'Neil", "Ana-Maria", "é", "Ünal
 def test_email_name_gates_keep_every_match():
     """``_EmailNames.find`` runs each name regex only where the end of its match (a regex) occurs:
     the same spans as running them on every text."""
-    from tracepub.detect import names
+    from tracepub.detect.pii import people as names
 
     def ungated(text):
         spans = []
@@ -349,7 +351,7 @@ def test_email_finditer_equals_presidio_pattern_finditer():
     on random text of local-part, domain and other characters (beyond ASCII too)."""
     from presidio_analyzer.predefined_recognizers import EmailRecognizer
 
-    from tracepub.detect import presidio_fast
+    from tracepub.detect.pii import presidio_fast
 
     rec = EmailRecognizer()
     assert [p.regex for p in rec.patterns] == [presidio_fast.EMAIL_PATTERN]  # else the fast path is off
@@ -370,7 +372,7 @@ def test_email_finditer_equals_presidio_pattern_finditer():
 
 
 def test_iban_hint_from_its_second_letter_equals_the_hint():
-    from tracepub.detect.pii import _IBAN_HINT, has_iban_hint
+    from tracepub.detect.pii.triggers import _IBAN_HINT, has_iban_hint
 
     rng = random.Random(9)
     pieces = ("A", "DE", "DE", "GB", "x", "0", "12", "12", "9", " ", "\n", "ERROR", "É", "٣", "-")
@@ -420,7 +422,7 @@ def test_ipv4_on_windows_equals_ipv4_on_their_address_lines():
     """``Presidio._ips`` on ASCII text without an IPv6 shape tries Presidio's IPv4 pattern on the
     windows as they are; the same results as finding the address lines, joining them and running
     ``finditer`` there (``_ipv4_fast`` off), on random text, whole or on its lines, public or not."""
-    from tracepub.detect.pii import Presidio
+    from tracepub.detect.pii.presidio import Presidio
 
     fast, slow = Presidio(ner=False), Presidio(ner=False)
     assert fast._ipv4_fast
@@ -477,7 +479,8 @@ def test_engine_skipping_shadowed_home_paths_finds_the_same():
     the findings equal those of an engine that makes them all, on random text of home paths,
     exact values of every rank (an exact value of rank 0, or a pii one at 0.9, must not hide a
     home-path username) and other findings."""
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
     from tracepub.fakes import expand
     from tracepub.model import Leaf
 

@@ -7,7 +7,8 @@ import random
 
 def test_cued_fast_matches_cued():
     """``_CUED_FAST`` (the cue's first letter as a class) finds what ``_CUED`` finds, groups too."""
-    from tracepub.detect import names, pii
+    from tracepub.detect.pii import people as names
+    from tracepub.detect.pii import prose_names as pii
 
     rng = random.Random(11)
     cues = sorted(names.CUES)
@@ -23,7 +24,7 @@ def test_cued_fast_matches_cued():
 def _in_text_reference(ce, text: str):
     """``ContextEntropy._in_text`` as it was before its loop was inlined (``_ident_bounds``, then
     ``_assignment`` on every hit)."""
-    from tracepub.detect import entropy, filters
+    from tracepub.detect.secrets import entropy, filters
 
     low = filters.lowered(text)
     if len(low) != len(text):
@@ -47,7 +48,7 @@ def test_context_entropy_loop_matches_reference():
     """The inlined hit loop of ``ContextEntropy`` (regex name end, tier memo, first-character
     test before the assignment patterns, a name then blanks then no operator straight to
     ``_nearby``) gives the spans of the original loop, on random text."""
-    from tracepub.detect.entropy import ContextEntropy
+    from tracepub.detect.secrets.entropy import ContextEntropy
     from tracepub.fakes import expand
 
     ce = ContextEntropy()

@@ -7,13 +7,13 @@ import random
 import re
 import sys
 
-from tracepub.detect.prefilter import _anchor
+from tracepub.detect.regex_shapes import _anchor
 
 
 def test_may_name_triggers_match_where_may_name_matches():
     """``pii._MAY_NAME_TRIGGERS`` (the capital factored out, the cue's first letter as a class)
     hold a match in exactly the texts ``_MAY_NAME`` holds one in."""
-    from tracepub.detect import pii
+    from tracepub.detect.pii import prose_names as pii
 
     fast = [re.compile(p) for p in pii._MAY_NAME_TRIGGERS]
     assert fast == list(pii._MAY_NAME_RX)
@@ -44,8 +44,9 @@ def test_non_ascii_digit_class_is_the_lookbehind_form():
 def test_short_plans_cached_by_digit_shape_are_the_plans():
     """A short string's plan comes from the table of plans by digit shape (``Prefilter.plan``):
     the same plan, and the same literal hits for the detectors, as planning it afresh."""
-    from tracepub.detect.engine import DetectConfig, Engine
-    from tracepub.detect.prefilter import _digit_blind
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.regex_shapes import _digit_blind
+    from tracepub.detect.registry import DetectConfig
 
     prefilter = Engine(DetectConfig()).prefilter
     assert prefilter._short is not None  # every text-reading pattern and shape check is digit-blind
@@ -69,8 +70,9 @@ def test_short_plans_cached_by_digit_shape_are_the_plans():
 def test_ascii_automaton_on_bytes_gives_the_str_automatons_hits():
     """An ASCII text's folded bytes go to the bytes automaton (``_Matcher.matches_ascii``): the
     same (word, start, end) list, in the same order, as the str automaton on the folded text."""
-    from tracepub.detect.engine import DetectConfig, Engine
-    from tracepub.detect.prefilter import _FOLD, folded
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
+    from tracepub.detect.text import _FOLD, folded
 
     matcher = Engine(DetectConfig(identity={"jdoe": "identity.username"})).prefilter._leaf_auto
     rng = random.Random(5)
@@ -143,8 +145,10 @@ def test_line_hits_prefix_checks_give_the_full_answer():
     every kind (prose-only ones too) planted anywhere, ASCII or not."""
     import json
 
-    from tracepub.detect.engine import DetectConfig, Detector, Engine, Trigger
+    from tracepub.detect.base import Detector, Trigger
+    from tracepub.detect.engine import Engine
     from tracepub.detect.prefilter import Prefilter
+    from tracepub.detect.registry import DetectConfig
 
     class ProseWords(Detector):  # a prose-only detector with literals: none has any today
         name = "prose-words"
@@ -178,7 +182,8 @@ def test_people_searched_as_bytes_in_ascii_text_as_in_str():
     """Remembered people are looked for in an ASCII text by bytes automata (``_people_automaton``
     with ``on_bytes``): the same matches in the same order as the str automata, and the engine
     finds the same people as the word-by-word search (its fallback)."""
-    from tracepub.detect.engine import DetectConfig, Engine, _occurrences, _people_automaton
+    from tracepub.detect.engine import Engine, _occurrences, _people_automaton
+    from tracepub.detect.registry import DetectConfig
 
     rng = random.Random(23)
     engine = Engine(DetectConfig(), detectors=[])
@@ -206,7 +211,8 @@ def test_one_line_ascii_plans_are_the_plans():
     """An ASCII string without a line break is planned by ``Prefilter._plan_line`` (no windows,
     the patterns of a detector joined in one alternation): the same plan and the same literal
     hits as ``_plan``, on random one-line texts made of pieces of every trigger, prose or not."""
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
     from tracepub.fakes import expand
 
     prefilter = Engine(DetectConfig(identity={"jdoe": "identity.username", "Jane Doe": "identity.name"})).prefilter
@@ -236,7 +242,8 @@ def test_gate_words_are_held_by_every_match():
     anchor: every match of the pattern, in random text built around its words, holds one of them;
     the words are what the pattern allows next to the anchor, and the anchor alone where little
     is known."""
-    from tracepub.detect.prefilter import _gate_words, folded
+    from tracepub.detect.regex_shapes import _gate_words
+    from tracepub.detect.text import folded
 
     assert _gate_words(r"cc[ \t]*:", "cc", True) == ["cc\t", "cc ", "cc:"]
     assert _gate_words(r"\([^()\n0]{2,80}?[ \t]+0000-00-00[ t]0", "0000-00-00", True) == [
@@ -276,7 +283,8 @@ def test_plans_with_gate_words_are_the_plans_with_anchors(monkeypatch):
     """Plans, and the keyword hits the detectors read from the shared pass, are the same with
     each gate's longer words as with its anchor alone, on random multi-line texts."""
     from tracepub.detect import prefilter as pf
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
     from tracepub.fakes import expand
 
     cfg = DetectConfig(identity={"jdoe": "identity.username", "Jane Doe": "identity.name"})
@@ -310,8 +318,9 @@ def test_shape_ends_give_the_plans_of_their_shapes(monkeypatch):
     are those of the plain shape, on random texts around street types, ASCII or not."""
     import dataclasses
 
-    from tracepub.detect import pii
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.pii import addresses as pii
+    from tracepub.detect.registry import DetectConfig
     from tracepub.fakes import expand
 
     cfg = DetectConfig(identity={"jdoe": "identity.username", "Jane Doe": "identity.name"})
@@ -355,8 +364,8 @@ _NUMBER_PIECES = ["1.2.3.4", "1.234.5.6", "9.10.100.1", "10.0.0.1", "8.8.8.8 ", 
 def test_split_number_shape_matches_where_the_shape_matches():
     """``_NUMBER_SHAPES`` (the "00" part, the ".0" part one character on) match where
     ``_NUMBER_SHAPE`` does, on random folded text around every branch."""
-    from tracepub.detect.pii import _NUMBER_SHAPE, _NUMBER_SHAPES
-    from tracepub.detect.prefilter import folded
+    from tracepub.detect.pii.triggers import _NUMBER_SHAPE, _NUMBER_SHAPES
+    from tracepub.detect.text import folded
 
     whole, (digits, dot) = re.compile(_NUMBER_SHAPE), [re.compile(p) for p in _NUMBER_SHAPES]
     rng = random.Random(43)
@@ -377,13 +386,15 @@ def test_split_number_shape_gives_the_plans_of_the_shape(monkeypatch):
     multi-line texts whose lines the two parts share, cover about half of, or all of; raw lines."""
     import json
 
-    from tracepub.detect import pii
-    from tracepub.detect.engine import DetectConfig, Engine
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.pii import triggers
+    from tracepub.detect.registry import DetectConfig
 
     cfg = DetectConfig(identity={"jdoe": "identity.username"})
     new = Engine(cfg)
     assert len(new.prefilter._split) == 2
-    monkeypatch.setattr(pii, "_NUMBER_TRIGGERS", (pii._NUMBER_SHAPE, *pii._NUMBER_TRIGGERS))
+    monkeypatch.setattr(pii, "_NUMBER_TRIGGERS", (triggers._NUMBER_SHAPE, *pii._NUMBER_TRIGGERS))
     monkeypatch.setattr(pii, "_NUMBER_SHAPES", ())
     old = Engine(cfg)
     assert not old.prefilter._split

@@ -18,9 +18,12 @@ from importlib import resources
 import orjson
 import pytest
 
-from tracepub.detect.engine import DetectConfig, Engine
-from tracepub.detect.patterns import load_rules
-from tracepub.detect.prefilter import Prefilter, decoded_view, folded, line_windows, literal_forms
+from tracepub.detect.engine import Engine
+from tracepub.detect.prefilter import Prefilter
+from tracepub.detect.regex_shapes import literal_forms
+from tracepub.detect.registry import DetectConfig
+from tracepub.detect.secrets.rules import load_rules
+from tracepub.detect.text import decoded_view, folded, line_windows
 from tracepub.fakes import expand
 from tracepub.model import Leaf
 from tracepub.walk import blobs
@@ -210,7 +213,7 @@ def test_windows_find_what_the_whole_string_finds(engine):
     rng = random.Random(3)
     lined = [i for i, d in enumerate(engine.detectors) if d.trigger is not None and d.trigger.lines]
     assert len(lined) >= 3
-    from tracepub.detect.identity import escaped_view
+    from tracepub.detect.text import escaped_view
 
     for n in range(400):
         text = "\n".join(_text(rng) for _ in range(rng.randint(1, 6)))
@@ -263,7 +266,8 @@ def _stdlib_public(text: str) -> bool:
 
 def test_ip_fast_path_matches_presidio():
     """The IPv4 fast path finds exactly what Presidio's IpRecognizer finds."""
-    from tracepub.detect.pii import Presidio, is_public_ip
+    from tracepub.detect.pii.network import is_public_ip
+    from tracepub.detect.pii.presidio import Presidio
 
     p = Presidio(ner=False)
     rng = random.Random(1)
@@ -289,8 +293,8 @@ def test_ip_fast_path_matches_presidio():
 
 def test_presidio_fast_path_matches_presidio():
     """presidio_fast.analyze == PatternRecognizer.analyze for the recognizers tracepub uses."""
-    from tracepub.detect import presidio_fast
-    from tracepub.detect.pii import Presidio
+    from tracepub.detect.pii import presidio_fast
+    from tracepub.detect.pii.presidio import Presidio
 
     p = Presidio(ner=False)
     recs = [p._email, p._ip, p._ip4, p._nino, *p._digit_recognizers]
@@ -310,8 +314,8 @@ def test_shared_keyword_hits_are_the_detectors_own(engine):
     """Keyword detectors read their hits from the prefilter's pass over the string they are
     called on (``KeywordIndex.find_text``): the same hits, in the same order, as their own
     search of the lower-cased text; none for another string or one whose case fold is odd."""
-    from tracepub.detect.entropy import ContextEntropy
-    from tracepub.detect.patterns import PatternDetector
+    from tracepub.detect.secrets.entropy import ContextEntropy
+    from tracepub.detect.secrets.patterns import PatternDetector
 
     indexes = [d._index for d in engine.detectors if isinstance(d, (PatternDetector, ContextEntropy))]
     assert len(indexes) == 2 and all(ix._shared is not None for ix in indexes)
@@ -415,7 +419,7 @@ def test_phone_matcher_breakers_are_never_in_a_candidate():
 
     from phonenumbers import phonenumbermatcher
 
-    from tracepub.detect.pii import _PHONE_BREAKERS
+    from tracepub.detect.pii.triggers import _PHONE_BREAKERS
 
     pattern = phonenumbermatcher._PATTERN
     assert not pattern.flags & ~(re.IGNORECASE | re.UNICODE)
@@ -465,8 +469,9 @@ def test_phone_matcher_breakers_are_never_in_a_candidate():
 def test_phone_windows_find_what_presidio_finds_in_the_whole_window():
     """``Presidio._phones`` runs the matcher from the last breaker before a candidate on: the same
     spans as Presidio's ``PhoneRecognizer.analyze`` on the whole window (what it did before)."""
-    from tracepub.detect import pii
-    from tracepub.detect.pii import Presidio, Span
+    from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.pii.presidio import Presidio
+    from tracepub.model import Span
 
     p = Presidio(ner=False)
 
@@ -503,8 +508,8 @@ def test_phone_fast_path_matches_presidio():
     for every region when the number has "+" and its country code)."""
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-    from tracepub.detect import presidio_fast
-    from tracepub.detect.pii import Presidio
+    from tracepub.detect.pii import presidio_fast
+    from tracepub.detect.pii.presidio import Presidio
 
     ours = Presidio(ner=False)._phone
     recs = [ours, PhoneRecognizer(), PhoneRecognizer(supported_regions=("JP", "AU", "IN"))]
@@ -527,7 +532,7 @@ def test_fast_phone_path_falls_back_when_phonenumbers_changes(monkeypatch):
     from phonenumbers import phonenumbermatcher as pm
     from presidio_analyzer.predefined_recognizers import PhoneRecognizer
 
-    from tracepub.detect import presidio_fast
+    from tracepub.detect.pii import presidio_fast
 
     rec = PhoneRecognizer(supported_regions=("US", "GB", "DE"))
     assert presidio_fast.phone_supports(rec)
@@ -550,7 +555,7 @@ def test_least_any_country_table_is_the_computed_value(monkeypatch):
     from phonenumbers import __version__
     from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
 
-    from tracepub.detect import presidio_fast
+    from tracepub.detect.pii import presidio_fast
 
     computed = min(presidio_fast._least_for(cc) for cc in COUNTRY_CODE_TO_REGION_CODE)
     assert computed > 0
@@ -570,7 +575,7 @@ def test_context_rules_first_letter_class_is_exactly_its_case_fold():
     import re
     import string
 
-    from tracepub.detect.patterns import _case_class
+    from tracepub.detect.secrets.rules import _case_class
 
     every = "".join(map(chr, range(0x110000)))
     for letter in string.ascii_letters:
@@ -585,7 +590,7 @@ def test_context_rules_match_as_written():
     import tomllib
     from pathlib import Path
 
-    import tracepub.detect.patterns as pm
+    import tracepub.detect.secrets.rules as pm
 
     texts = [expand(t) for t in (
         "kubeadm join 10.0.0.1:6443 --token={{lowerdigits:6}}.{{lowerdigits:16}}", "TOKEN: {{lowerdigits:6}}.{{lowerdigits:16}}",
@@ -610,7 +615,7 @@ def test_cue_trigger_matches_as_written():
     """``names._CUE_TRIGGER`` (first letter as a class) finds what the plain form finds."""
     import re
 
-    from tracepub.detect import names
+    from tracepub.detect.pii import people as names
 
     plain, fast = re.compile(names._CUE_TRIGGER_PLAIN), re.compile(names._CUE_TRIGGER)
     rng = random.Random(5)
@@ -626,7 +631,7 @@ def test_cue_trigger_matches_as_written():
 def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
     """"ad00" is in every other hex digest: an IBAN shape hit counts only upper case and after no
     capital or digit (Trigger.shape_check), exactly where Presidio's IBAN pattern can start."""
-    from tracepub.detect.pii import Presidio, _Numbers
+    from tracepub.detect.pii.presidio import Presidio, _Numbers
 
     p = Presidio(ner=False)
     num = next(i for i, d in enumerate(engine.detectors) if isinstance(d, _Numbers))
@@ -649,7 +654,7 @@ def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
 def test_starts_with_reads_the_literal_prefix():
     """A pattern's two-character anchor is not tested with ``in`` first only when every match starts
     with it as written (re then skips to it itself)."""
-    from tracepub.detect.prefilter import _starts_with
+    from tracepub.detect.regex_shapes import _starts_with
 
     assert _starts_with(r"AC[a-z0-9]{32}", "AC") and _starts_with(r"AP[\dABCDEF]", "AP")
     assert not _starts_with(r"(?i)AC[a-z]", "AC")  # case-insensitive: "ac" too
@@ -661,7 +666,7 @@ def test_a_class_beyond_ascii_is_searched_in_those_characters_first(engine):
     """A pattern that is one class of characters beyond ASCII (a digit beyond ASCII) is first
     searched in the text's non-ASCII characters alone: the same plans as searching the text, on
     random text with such digits and other non-ASCII characters."""
-    from tracepub.detect.prefilter import _one_class
+    from tracepub.detect.regex_shapes import _one_class
 
     pf = engine.prefilter
     assert pf._beyond and all(_one_class(e[2].pattern) for e in pf._plan_patterns[1] if e[0] in pf._beyond)
@@ -681,9 +686,10 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
     """The card, SSN, NIF and Aadhaar recognizers run only on the lines where their digit shape
     starts a word (``pii._DIGIT_SHAPES``, found in one pass: ``_shape_lines``): the same spans as
     running each on every window, on random text with numbers glued to tokens every way."""
-    from tracepub.detect import pii
-    from tracepub.detect.pii import Presidio
-    from tracepub.detect.prefilter import folded
+    from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.pii import windows as pii_windows
+    from tracepub.detect.pii.presidio import Presidio
+    from tracepub.detect.text import folded
 
     p = Presidio(ner=False)
     rng = random.Random(11)
@@ -714,7 +720,7 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
         fj = folded(text) if text.isascii() else None
         if fj is not None:
             whole = [(0, len(text))]
-            assert pii._shape_lines(fj, whole, [0]) == [pii._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
+            assert pii_windows._shape_lines(fj, whole, [0]) == [pii_windows._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
     assert found > checked // 6
 
 
@@ -723,8 +729,8 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
     follows but after separators is no hit): every candidate ``_phones`` does not skip starts on
     such a line, and the phones found there are those found in the whole text, on random text
     (addresses, brackets, "+", separators); the engine plans ``_Phones`` on those lines."""
-    from tracepub.detect import pii
-    from tracepub.detect.prefilter import folded, line_windows
+    from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.text import folded, line_windows
 
     p = pii.Presidio(ner=False)
     trig = re.compile(pii._PHONE_TRIGGER)
@@ -753,7 +759,7 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
 def _find_text_alone(ix, text: str) -> list[tuple[int, int, int]] | None:
     """``KeywordIndex.find_text`` reading the prefilter's hits for this index alone, as it did
     before ``keywords._Router`` read them once for every index sharing the prefilter."""
-    from tracepub.detect.keywords import _CASE_ODD
+    from tracepub.detect.secrets.keywords import _CASE_ODD
 
     shared = ix._shared
     if shared is None:

@@ -88,7 +88,9 @@ def test_engine_cached_final_spans_equal_a_fresh_scan():
     allowed values, overlaps resolved, and a fresh engine's scan of it under that key alone."""
     import random
 
-    from tracepub.detect.engine import DetectConfig, Detector, Engine, Trigger
+    from tracepub.detect.base import Detector, Trigger
+    from tracepub.detect.engine import Engine
+    from tracepub.detect.registry import DetectConfig
     from tracepub.model import Span
     from tracepub.redact.resolve import resolve
 
@@ -138,7 +140,8 @@ def test_people_looked_for_in_utf8_as_word_by_word():
     same offsets as the word-by-word search, on random texts."""
     import random
 
-    from tracepub.detect.engine import DetectConfig, Engine, _occurrences
+    from tracepub.detect.engine import Engine, _occurrences
+    from tracepub.detect.registry import DetectConfig
 
     rng = random.Random(29)
     engine = Engine(DetectConfig(), detectors=[])

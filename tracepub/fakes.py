@@ -14,7 +14,7 @@ import re
 import string
 import zlib
 
-from tracepub.detect.validators import _BECH32, base62, bech32_checksum
+from tracepub.detect.secrets.validators import _BECH32, base62, bech32_checksum
 
 _ALPHABETS = {
     "alnum": string.ascii_letters + string.digits,

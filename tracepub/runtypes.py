@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracepub.detect.engine import DetectConfig
+from tracepub.detect.registry import DetectConfig
 
 if TYPE_CHECKING:
     from tracepub.selection.deny import DenyRule

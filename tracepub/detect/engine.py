@@ -1,7 +1,8 @@
-"""Detection: a registry of detectors and the engine that runs them on one string.
+"""The engine: runs the detectors a string can trigger on it, and returns its final spans.
 
-Adding a detector: write a ``Detector`` subclass in this package and add it in
-``build_detectors``. Adding a credential format: add a rule to ``patterns/*.toml``.
+One instance per worker, built once (the prefilter's automata, the rules, the NER model) and
+kept warm: its caches are what make repeated tool output cheap. The detectors themselves are
+chosen in ``registry.py``.
 """
 
 from __future__ import annotations
@@ -9,111 +10,16 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 
-import ahocorasick
 import ahocorasick_rs
 
-from tracepub.detect.base import Detector, Trigger, priority
-from tracepub.detect.found import Found, copies
-from tracepub.detect.identity import escaped_view
+from tracepub.detect.base import Detector, priority
+from tracepub.detect.found import copies
 from tracepub.detect.prefilter import Plan
+from tracepub.detect.registry import DetectConfig, build_detectors
+from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, Leaf, Span
 from tracepub.redact.resolve import resolve
-
-__all__ = ["DetectConfig", "Detector", "Engine", "Trigger", "build_detectors", "path_detectors"]
-
-
-@dataclass
-class DetectConfig:
-    """Everything that decides what is found; its hash goes into the manifest."""
-
-    identity: dict[str, str] = field(default_factory=dict)  # exact value -> type
-    extra_rules: list[str] = field(default_factory=list)  # TOML files with more rules
-    add_regexes: list[str] = field(default_factory=list)  # reviewer/user regexes: always redacted
-    allow_values: list[str] = field(default_factory=list)  # never redacted (exact)
-    allow_regexes: list[str] = field(default_factory=list)
-    ner: bool = True
-    ner_threshold: float = 0.85
-    detect_secrets: bool = True
-    high_confidence_only: bool = False  # publish's re-scan
-    # Where exact values came from besides the harvest, so a re-run can collect them again
-    # (the values themselves are never stored): --secrets-file paths and tracepub.toml.
-    secrets_files: list[str] = field(default_factory=list)
-    config_file: str | None = None
-
-
-class RegexValues(Detector):
-    """User-supplied regexes (``--add-regex``, ``tracepub.toml``): what the rules missed."""
-
-    name = "custom-regex"
-    high_confidence = True
-    context_free = True
-    trigger = None  # arbitrary user regexes have no cheap necessary condition: always run
-
-    def __init__(self, patterns: list[str]):
-        self._patterns = [re.compile(p) for p in patterns]
-
-    def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return [
-            Span(m.start(), m.end(), "custom.regex", self.name, 1.0)
-            for rx in self._patterns
-            for m in rx.finditer(text)
-            if m.end() > m.start()
-        ]
-
-
-def _base_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
-    """Exact values, user regexes and the credential rules: precise enough to block a publish;
-    ``found``: the values found elsewhere in the dataset (``detect.found``)."""
-    from pathlib import Path
-
-    from tracepub.detect.identity import ExactValues
-    from tracepub.detect.patterns import HIGH_CONFIDENCE, PatternDetector, load_rules
-
-    detectors: list[Detector] = []
-    exact = ExactValues(cfg.identity)
-    if exact:
-        detectors.append(exact)
-    if found:
-        from tracepub.detect.found import FoundValues
-
-        detectors.append(FoundValues(found))
-    if cfg.add_regexes:
-        detectors.append(RegexValues(cfg.add_regexes))
-    # publish's re-scan keeps only rules precise enough to refuse an upload (patterns.HIGH_CONFIDENCE)
-    floor = HIGH_CONFIDENCE if cfg.high_confidence_only else 0.0
-    detectors.append(PatternDetector(load_rules([Path(p) for p in cfg.extra_rules]), min_confidence=floor))
-    return detectors
-
-
-def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
-    from tracepub.detect.identity import HomePaths
-
-    detectors = _base_detectors(cfg, found)
-    if cfg.high_confidence_only:
-        return detectors
-    detectors.append(HomePaths())
-    from tracepub.detect.entropy import ContextEntropy
-
-    detectors.append(ContextEntropy())
-    if cfg.detect_secrets:
-        from tracepub.detect.secrets_ds import DetectSecrets
-
-        detectors.append(DetectSecrets())
-    from tracepub.detect.names import StructuredNames
-    from tracepub.detect.pii import Addresses, Handles, Presidio
-
-    detectors.append(Presidio(ner=cfg.ner, ner_threshold=cfg.ner_threshold))  # parts(): + NER on prose
-    detectors += [StructuredNames(), Handles(), Addresses()]
-    return detectors
-
-
-def path_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detector]:
-    """For file and folder names: identity, home folders and credential rules (no NLP)."""
-    from tracepub.detect.identity import HomePaths
-
-    return [*_base_detectors(cfg, found), HomePaths()]
 
 
 class Engine:
@@ -194,7 +100,7 @@ class Engine:
         self._people: set[str] = set()
         # [names, leftmost-first automaton (UTF-8), overlapping one (bytes, for ASCII texts), the same (str)]
         self._people_auto: list | None = None
-        self._people_line_auto: ahocorasick.Automaton | None = None  # for raw lines (line_hits)
+        self._people_line_auto: ahocorasick_rs.AhoCorasick | None = None  # for raw lines (line_hits)
         self._people_version = 0  # changes whenever _people does
         self._seen_memo: dict[str | bytes, tuple] = {}  # text key -> (people version, people seen)
         self._last: tuple[str | None, str | bytes] = (None, "")  # the text last scanned, its cache key
@@ -431,19 +337,16 @@ class Engine:
 
     def _people_in_line(self, raw: str) -> bool:
         """Does a remembered person occur in this raw line, as written or JSON-escaped?"""
-        from tracepub.detect.prefilter import decoded_view
+        from tracepub.detect.text import decoded_view
 
         if self._people_line_auto is None:
             import json
 
-            self._people_line_auto = ahocorasick.Automaton()
-            for v in self._people:
-                for form in (v, json.dumps(v)[1:-1]):
-                    self._people_line_auto.add_word(form, form)
-            self._people_line_auto.make_automaton()
+            forms = sorted({form for v in self._people for form in (v, json.dumps(v)[1:-1])})
+            self._people_line_auto = ahocorasick_rs.AhoCorasick(forms)
         auto = self._people_line_auto
         decoded = decoded_view(raw)
-        return any(True for _ in auto.iter(raw)) or (decoded is not None and any(True for _ in auto.iter(decoded)))
+        return bool(auto.find_matches_as_indexes(raw)) or (decoded is not None and bool(auto.find_matches_as_indexes(decoded)))
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)

@@ -30,7 +30,8 @@ from pathlib import Path
 import ahocorasick_rs
 
 from tracepub.detect.base import priority
-from tracepub.detect.identity import ExactValues, escaped_view
+from tracepub.detect.identity import ExactValues
+from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # value -> (type, action): what the pipeline carries from the workers to the second pass.

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 
-import ahocorasick
+import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.keywords import KeywordIndex
+from tracepub.detect.secrets.keywords import KeywordIndex
+from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 
 # Types matched only at word boundaries.
@@ -23,23 +24,6 @@ _BOUNDED = {"identity.username", "identity.name", "identity.hostname", "custom.t
 
 def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
-
-
-# A run of backslashes before n, t, r, " or /: an escape at some level of JSON inside JSON.
-_ESCAPE = re.compile(r'(\\+)([ntr"/])')
-_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "/": "/"}
-
-
-def escaped_view(text: str) -> str:
-    """``text`` with JSON escapes (``\\n``, ``\\t``, ``\\"``, and their doubled forms in JSON inside
-    JSON) turned into the character they stand for and spaces, so offsets stay the same. Tool
-    output is often JSON written inside a string that is not itself JSON
-    (``<tool_response>{...}</tool_response>``): without this, ``\\nJane`` glues an "n" to the
-    name and no line-start or word-boundary pattern matches. Detectors that must also see the
-    literal text (Windows paths: ``C:\\Users\\nick``) scan both."""
-    if "\\" not in text:
-        return text
-    return _ESCAPE.sub(lambda m: _ESCAPED[m.group(2)] + " " * len(m.group(1)), text)
 
 
 class ExactValues(Detector):
@@ -53,7 +37,6 @@ class ExactValues(Detector):
     def __init__(self, values: dict[str, str], name: str = "identity"):
         self.name = name
         self._types: dict[str, str] = {}
-        self._auto = ahocorasick.Automaton()
         for value, type_ in values.items():
             if not value or not value.strip():
                 continue
@@ -63,10 +46,11 @@ class ExactValues(Detector):
                 if type_.startswith("identity.username"):
                     continue
             self._types[low] = type_
-            self._auto.add_word(low, (len(low), low))
         self._ready = bool(self._types)
-        if self._ready:
-            self._auto.make_automaton()
+        self._words = list(self._types)
+        # Every occurrence, overlapping ones included (a value inside another value)
+        self._auto = ahocorasick_rs.AhoCorasick(self._words, matchkind=ahocorasick_rs.MatchKind.Standard) \
+            if self._ready else None
         self.trigger = Trigger(literals=tuple(self._types))
         self._index: KeywordIndex | None = None  # the values, read from the engine's prefilter pass
 
@@ -105,7 +89,9 @@ class ExactValues(Detector):
         low = text.lower()
         if len(low) != len(text):  # a rare case fold that changes length: search the slow way
             return self._scan_regex(text)
-        hits = [(word, end_idx - length + 1, end_idx + 1) for end_idx, (length, word) in self._auto.iter(low)]
+        assert self._auto is not None
+        words = self._words
+        hits = [(words[k], a, b) for k, a, b in self._auto.find_matches_as_indexes(low, overlapping=True)]
         spans = []
         view = escaped_view(text)
         for word, start, end in hits:

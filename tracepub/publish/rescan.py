@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from tracepub.detect.base import BLOCK_CONFIDENCE
-from tracepub.detect.engine import DetectConfig, Engine
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
 from tracepub.errors import Refusal
 from tracepub.model import Leaf
 from tracepub.outdir import OutDir

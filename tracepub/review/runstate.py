@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tracepub import config as config_mod
-from tracepub.detect.engine import DetectConfig
+from tracepub.detect.registry import DetectConfig
 from tracepub.errors import Refusal
 from tracepub.outdir import OutDir
 from tracepub.outputs.files import atomic_writer, write_json

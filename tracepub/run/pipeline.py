@@ -27,8 +27,9 @@ from typing import Any
 import orjson
 
 from tracepub import __version__
-from tracepub.detect.engine import Engine, path_detectors
+from tracepub.detect.engine import Engine
 from tracepub.detect.found import Found, Scanner, merge
+from tracepub.detect.registry import path_detectors
 from tracepub.model import Problem, Unit
 from tracepub.outdir import OutDir
 from tracepub.outputs.files import atomic_writer, write_json

@@ -24,9 +24,10 @@ from typing import Any, Protocol
 import orjson
 
 from tracepub.detect import found as found_values
-from tracepub.detect.engine import DetectConfig, Engine, build_detectors
+from tracepub.detect.engine import Engine
 from tracepub.detect.found import Found
 from tracepub.detect.prefilter import Prefilter
+from tracepub.detect.registry import DetectConfig, build_detectors
 from tracepub.model import Problem, Record, Unit
 from tracepub.outdir import OutDir
 from tracepub.outputs import groups, report

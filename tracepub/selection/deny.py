@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import ahocorasick
+import ahocorasick_rs
 
 from tracepub.model import Record
 from tracepub.walk import blobs
@@ -98,13 +98,9 @@ class DenyMatcher:
         self.rules = list(rules)
         self._plain = [r for r in self.rules if not r.is_regex]
         self._regex = [(r, re.compile(r.pattern)) for r in self.rules if r.is_regex]
-        self._ac: ahocorasick.Automaton | None = None
-        if self._plain:
-            ac = ahocorasick.Automaton()
-            for i, r in enumerate(self._plain):
-                ac.add_word(r.pattern.lower(), i)
-            ac.make_automaton()
-            self._ac = ac
+        # the plain rules' texts, leftmost first (the first match in the text is the one shown)
+        self._ac = ahocorasick_rs.AhoCorasick([r.pattern.lower() for r in self._plain],
+                                              matchkind=ahocorasick_rs.MatchKind.LeftmostFirst) if self._plain else None
         self._combined: re.Pattern | None = None
         if len(self._regex) > 1:
             try:
@@ -121,11 +117,9 @@ class DenyMatcher:
     def search(self, text: str) -> Hit | None:
         if self._ac is not None:
             lowered = text.lower()
-            for end, i in self._ac.iter(lowered):
+            for i, start, end in self._ac.find_matches_as_indexes(lowered):
                 rule = self._plain[i]
-                n = len(rule.pattern)
-                start = end - n + 1
-                shown = text[start : end + 1] if len(lowered) == len(text) else lowered[start : end + 1]
+                shown = text[start:end] if len(lowered) == len(text) else lowered[start:end]
                 return Hit(rule, shown, self._where)
         if self._regex:
             if self._combined is not None and not self._combined.search(text):

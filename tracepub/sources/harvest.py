@@ -33,8 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tracepub.detect.filters import is_placeholder
 from tracepub.detect.identity import _GENERIC_USERS
+from tracepub.detect.secrets.filters import is_placeholder
 
 SECRET_ENV = re.compile(r"(?i)(token|secret|passw(or)?d|passwd|api_?key|access_?key|private_?key|credential|auth)")
 NOT_SECRET_ENV = re.compile(r"(?i)(_path|_file|_dir|_url|_host|_user(name)?|_region|_endpoint|_type|_mode|_method)$")

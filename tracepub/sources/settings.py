@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tracepub import config as config_mod
 from tracepub.config import Config
-from tracepub.detect.engine import DetectConfig
+from tracepub.detect.registry import DetectConfig
 from tracepub.sources.harvest import Harvest, collect
 
 

@@ -3,9 +3,7 @@
 Every secret detector starts here, so it must be fast on text that holds nothing: the
 keywords go into one Aho-Corasick automaton compiled to a DFA (``ahocorasick_rs``, the Rust
 ``aho-corasick`` crate), which scans lower-cased text at a few hundred MB/s whatever the
-number of keywords. (pyahocorasick's trie, used for exact values in ``identity.py``, slows
-down with many keywords that start with different characters: each character then costs a
-linear search among the root's children.)
+number of keywords.
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import ahocorasick_rs
 
-from tracepub.detect.prefilter import folded
+from tracepub.detect.text import folded
 
 if TYPE_CHECKING:
     from tracepub.detect.prefilter import Prefilter

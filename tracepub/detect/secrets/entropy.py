@@ -36,9 +36,9 @@ import re
 from functools import lru_cache
 from operator import itemgetter
 
-from tracepub.detect import filters
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.keywords import KeywordIndex
+from tracepub.detect.secrets import filters
+from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 PASSWORD, STRONG, WEAK = 3, 2, 1

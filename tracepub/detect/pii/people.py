@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.identity import escaped_view
+from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # Lower-case words allowed inside a name ("Ludwig van Beethoven", "Maria de la Cruz").
@@ -162,7 +162,7 @@ def _first_letter_form(alts: str) -> str:
     cues that start with that letter. The same matches (tests/test_speed_prefilter.py); twice
     as fast on prose, where a case-insensitive alternation behind ``\b`` is tried at every
     position."""
-    from tracepub.detect.patterns import _case_class
+    from tracepub.detect.secrets.rules import _case_class
 
     by_first: dict[str, list[str]] = {}
     for alt in alts.split("|"):

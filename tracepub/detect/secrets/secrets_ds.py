@@ -22,10 +22,10 @@ from detect_secrets.filters import heuristic
 from detect_secrets.plugins.base import RegexBasedDetector
 from detect_secrets.plugins.keyword import KeywordDetector
 
-from tracepub.detect import filters, validators
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.entropy import PASSWORD, value_ok
-from tracepub.detect.prefilter import folded, line_windows
+from tracepub.detect.secrets import filters, validators
+from tracepub.detect.secrets.entropy import PASSWORD, value_ok
+from tracepub.detect.text import folded, line_windows
 from tracepub.model import Leaf, Span
 
 # High-entropy plugins flag every hash; IPPublic is PII's business; PrivateKeyDetector matches the
