@@ -95,3 +95,25 @@ def test_a_drop_assembles_what_a_run_without_the_session_gives(tmp_path):
     assert {k: v for k, v in manifest_a.items() if k != "README.md"} == {
         k: v for k, v in manifest_b.items() if k != "README.md"
     }
+
+
+def test_a_restore_assembles_what_the_run_wrote(tmp_path):
+    """Drop then restore: findings.jsonl, the counts and the files are the run's again."""
+    db = _hermes_store(tmp_path / "src", 3)
+    out = tmp_path / "out"
+    _redact(db.parent, out)
+    findings = (out / "review" / "findings.jsonl").read_bytes()
+    files = json.loads((out / "manifest.json").read_text())["files"]
+    summary = _run_summary(out)
+    sid = json.loads((out / "review" / "run.json").read_text())["units"][0]["session"]
+    for flag in ("--drop-session", "--restore-session"):
+        res = CliRunner().invoke(cli, ["review", str(out), flag, sid])
+        assert res.exit_code == 0, res.output
+    assert (out / "review" / "findings.jsonl").read_bytes() == findings
+    after = _run_summary(out)
+    for k in ("files", "sessions", "records", "bytes_in", "findings", "actions", "blobs", "harnesses"):
+        assert after[k] == summary[k], k
+    restored = json.loads((out / "manifest.json").read_text())["files"]
+    assert {k: v for k, v in restored.items() if k != "README.md"} == {
+        k: v for k, v in files.items() if k != "README.md"
+    }

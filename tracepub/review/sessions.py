@@ -7,8 +7,9 @@ it is on disk (this is the user's own terminal; nothing here is written anywhere
 Dropping (``drop_session``) takes effect at once, without a re-run: the session's files move
 from dataset/ to review/dropped/ (review/ is never uploaded), and findings.jsonl, the report,
 the dataset card and manifest.json are rebuilt from what the last run recorded in
-review/run.json, by the same code a run assembles them with (``run.assemble``). A re-run cannot do this safely: it would need every option of the first run,
-and values given with ``--secret`` are deliberately not stored. The remaining files keep their
+review/run.json, by the code a run assembles them with (``run.assemble``). A re-run cannot
+do this safely: it would need every option of the first run, and values given with
+``--secret`` are deliberately not stored. The remaining files keep their
 exact bytes; the manifest changes, so an earlier sign-off no longer matches and approve must be
 run again. ``restore_session`` moves the files back when they were dropped since the last run;
 for a session dropped before it (so never redacted by it), it records the decision and says to
