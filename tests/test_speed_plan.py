@@ -68,7 +68,7 @@ def test_short_plans_cached_by_digit_shape_are_the_plans():
 
 
 def test_ascii_automaton_on_bytes_gives_the_str_automatons_hits():
-    """An ASCII text's folded bytes go to the bytes automaton (``_Matcher.matches_ascii``): the
+    """An ASCII text's folded bytes go to the bytes automaton (``Matcher.matches_ascii``): the
     same (word, start, end) list, in the same order, as the str automaton on the folded text."""
     from tracepub.detect.engine import Engine
     from tracepub.detect.registry import DetectConfig
