@@ -9,6 +9,8 @@ Looked up in the current folder unless ``--config`` names one. Keys::
     deny = ["Client Corp", "re:internal\\.acme\\.com"]   # sessions mentioning these are left out
                                                   # (plain: case-insensitive substring; re: as written)
     [[rules]]                                     # more credential rules, same format as patterns/
+    [replace]                                     # how a type is replaced (redact/policy.py)
+    "pii.phone" = "mask"                          # placeholder (default), mask, hash or redact
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class Config:
     allow_regex: list[str] = field(default_factory=list)
     deny: list[str] = field(default_factory=list)
     has_rules: bool = False
+    replace: dict[str, str] = field(default_factory=dict)
 
 
 def load(path: Path | None) -> Config:
@@ -57,4 +60,16 @@ def load(path: Path | None) -> Config:
         allow_regex=strings("allow_regex"),
         deny=strings("deny"),
         has_rules=bool(data.get("rules")),
+        replace=_replace(data.get("replace", {}), path),
     )
+
+
+def _replace(table: object, path: Path) -> dict[str, str]:
+    from tracepub.redact import policy
+
+    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+        raise ValueError(f"{path}: [replace] must map types to operator names")
+    try:
+        return policy.check(table)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc

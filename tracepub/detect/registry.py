@@ -33,6 +33,8 @@ class DetectConfig:
     # (the values themselves are never stored): --secrets-file paths and tracepub.toml.
     secrets_files: list[str] = field(default_factory=list)
     config_file: str | None = None
+    # How found values are replaced, per type or type prefix (redact.policy; tracepub.toml [replace]).
+    replace: dict[str, str] = field(default_factory=dict)
 
 
 class RegexValues(Detector):

@@ -19,6 +19,8 @@ from tracepub.detect.engine import Engine
 from tracepub.detect.found import Found, propagates
 from tracepub.model import KEPT, Leaf, Span
 from tracepub.redact.placeholders import Namer, for_path
+from tracepub.redact.policy import apply as apply_operator
+from tracepub.redact.policy import operator_for
 from tracepub.walk.walker import JSON, KEY, Walker, format_path
 
 CONTEXT = 48
@@ -229,6 +231,7 @@ class Redactor:
         the text occurs (``_ST_*``). A long tool output holds the same value many times (the
         user's name in every path): its placeholder, mask and id are worked out once."""
         namer, keep_ids = self.namer, self.keep_ids
+        policy = self.engine.cfg.replace
         values: dict[tuple[str, str], tuple[str, bool, str, str]] = {}
         pieces: list[str] = []
         placed: list[tuple[Span, int, int, tuple[str, bool, str, str]]] = []
@@ -241,7 +244,13 @@ class Redactor:
                 vid = namer.value_id(value)
                 # A reviewer's added value or regex (custom.*) is always redacted, even if also kept.
                 kept = bool(keep_ids) and not s.type.startswith("custom.") and vid in keep_ids
-                ph = value if kept else namer.placeholder(s.type, value)
+                op = operator_for(policy, s.type) if policy else "placeholder"
+                if kept:
+                    ph = value
+                elif op == "placeholder":
+                    ph = namer.placeholder(s.type, value)
+                else:
+                    ph = apply_operator(op, value, namer.key)
                 if in_name and not kept:
                     ph = for_path(ph)
                 known = values[(s.type, value)] = (ph, kept, mask(value, s.type), vid)

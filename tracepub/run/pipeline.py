@@ -51,6 +51,8 @@ def config_hash(opts: RunOptions, namer: Namer) -> str:
     cfg["remove_blobs"] = opts.remove_blobs
     cfg["keep"] = sorted(opts.keep_ids)
     cfg["version"] = __version__
+    if not cfg["replace"]:
+        del cfg["replace"]  # the default: hashed as before the option existed
     return hashlib.sha256(json.dumps(cfg, sort_keys=True).encode()).hexdigest()
 
 

@@ -37,5 +37,6 @@ def detect_config(
         ner=ner,
         secrets_files=files,
         config_file=str(cfg.path.resolve()) if cfg.path else None,
+        replace=dict(cfg.replace),
     )
     return dc, h, cfg
