@@ -3,6 +3,13 @@
 Nothing is written half-way: every file goes to a temporary name in the same folder and is
 renamed into place once complete (rename is atomic on one file system), so an interrupted run
 leaves the previous file or none, never a truncated one.
+
+Durable too: a rename is atomic for running programs, not for the disk. After a power cut the
+new name can point at a file whose bytes never reached the disk (a signed name with unsigned,
+empty or old bytes), or the rename itself can be lost. So the file's bytes are synced before
+the rename (``sync_file``) and the folder after it (``replace_durably``): every file that a
+sign-off binds (dataset files, the card, the manifest, signoff.json) and every other file under
+DIR goes through one of these two.
 """
 
 from __future__ import annotations
@@ -26,6 +33,34 @@ Known = dict[str, tuple[str, tuple[int, int, int, int]]]
 FileTable = dict[str, dict[str, Any]]
 
 
+def sync_file(fh: IO[Any]) -> None:
+    """Flush ``fh`` and have the kernel write its bytes to the disk (before it is renamed into place)."""
+    fh.flush()
+    os.fsync(fh.fileno())
+
+
+def sync_dir(folder: Path) -> None:
+    """Write ``folder``'s entries (a rename into it) to the disk. Where a folder cannot be opened
+    or synced (Windows, some network file systems) there is nothing more to do: skipped."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def replace_durably(tmp: str | Path, dest: Path) -> None:
+    """Rename the complete, synced ``tmp`` onto ``dest``, then sync the folder: once this
+    returns, ``dest`` holds the new bytes on the disk, whatever happens next."""
+    os.replace(tmp, dest)
+    sync_dir(dest.parent)
+
+
 @contextlib.contextmanager
 def atomic_writer(dest: Path, mode: str = "w", buffering: int = -1) -> Iterator[IO[Any]]:
     """``buffering``: as ``open``'s (a worker's outputs use a large buffer: fewer, larger writes)."""
@@ -35,7 +70,8 @@ def atomic_writer(dest: Path, mode: str = "w", buffering: int = -1) -> Iterator[
         with os.fdopen(fd, mode, buffering, encoding=None if "b" in mode else "utf-8",
                        newline=None if "b" in mode else "") as fh:
             yield fh
-        os.replace(tmp, dest)
+            sync_file(fh)
+        replace_durably(tmp, dest)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

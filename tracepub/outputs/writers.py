@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from tracepub.model import Unit
-from tracepub.outputs.files import file_stamp
+from tracepub.outputs.files import file_stamp, replace_durably, sync_file
 
 # Records come a few kB at a time, and fewer, larger writes cost less (the default buffer is 8 kB).
 WRITE_BUFFER = 1 << 20
@@ -63,6 +63,9 @@ class _Sha256Raw(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
+    def fileno(self) -> int:
+        return self.fd
+
     def write(self, b) -> int:  # type: ignore[no-untyped-def,override]  # any buffer, as RawIOBase's
         n = os.write(self.fd, b)
         self.sha256.update(memoryview(b)[:n])
@@ -86,8 +89,9 @@ class _AtomicFile:
         self.fh = io.BufferedWriter(self.raw, buffering)
 
     def commit(self) -> Written:
+        sync_file(self.fh)  # the bytes on the disk before the name points at them (``outputs.files``)
         self.fh.close()
-        os.replace(self.tmp, self.target)
+        replace_durably(self.tmp, self.target)
         return self.raw.sha256.hexdigest(), file_stamp(self.target)
 
     def discard(self) -> None:
