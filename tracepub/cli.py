@@ -21,6 +21,7 @@ import click
 from tracepub import __version__
 from tracepub.errors import Refusal
 from tracepub.outdir import OutDir, locked
+from tracepub.shown import echo, for_terminal, json_for_terminal, style
 
 if TYPE_CHECKING:
     from tracepub.publish.signoff import Plan
@@ -36,9 +37,12 @@ class Refused(click.ClickException):
 
     exit_code = 1
 
+    def format_message(self) -> str:
+        return for_terminal(self.message)  # it names paths and ids (``shown``)
+
 
 def _echo_json(data: object) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    click.echo(json_for_terminal(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -128,13 +132,13 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
         _echo_json(to_json(found, disc))
         return
     for line in format_table(found):
-        click.echo(line)
+        echo(line)
     files = sum(len(s.units) for s in found)
-    click.echo(f"{len(found)} session(s), {files} file(s).", err=True)
+    echo(f"{len(found)} session(s), {files} file(s).", err=True)
     if disc.problems:
-        click.echo(f"Problems: {len(disc.problems)}", err=True)
+        echo(f"Problems: {len(disc.problems)}", err=True)
         for p in disc.problems[:20]:
-            click.echo(f"  {p}", err=True)
+            echo(f"  {p}", err=True)
 
 
 @cli.command()
@@ -220,43 +224,43 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
 def _print_summary(s: RunSummary) -> None:
     err = sys.stderr
     mb = s.bytes_in / 1e6
-    click.echo(f"Read {s.files} session file(s), {s.records} records, {mb:.1f} MB.", file=err)
+    echo(f"Read {s.files} session file(s), {s.records} records, {mb:.1f} MB.", file=err)
     for h, n in s.harnesses.items():
-        click.echo(f"  {h}: {n}", file=err)
+        echo(f"  {h}: {n}", file=err)
     total = sum(s.findings.values())
-    click.echo(f"Findings: {total}", file=err)
+    echo(f"Findings: {total}", file=err)
     for t, n in s.findings.items():
-        click.echo(f"  {t}: {n}", file=err)
+        echo(f"  {t}: {n}", file=err)
     if s.blobs:
-        click.echo("Removed blobs: " + ", ".join(f"{k} {v}" for k, v in s.blobs.items()), file=err)
+        echo("Removed blobs: " + ", ".join(f"{k} {v}" for k, v in s.blobs.items()), file=err)
     if s.ner is None:
-        click.echo("Notice: NER for person names was off (no spaCy model installed, or --no-ner).", file=err)
+        echo("Notice: NER for person names was off (no spaCy model installed, or --no-ner).", file=err)
     _print_selection(s)
     if s.skipped:
-        click.echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
+        echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
     if s.duplicates:
-        click.echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
+        echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
                    "(OpenCode/Hermes DB; listed in review/run.json).", file=err)
     if s.problems:
-        click.echo(f"Problems: {len(s.problems)}", file=err)
+        echo(f"Problems: {len(s.problems)}", file=err)
         for p in s.problems[:20]:
-            click.echo(f"  {p}", file=err)
-    click.echo(f"Review the report: {OutDir(s.out).report}", file=err)
+            echo(f"  {p}", file=err)
+    echo(f"Review the report: {OutDir(s.out).report}", file=err)
 
 
 def _print_selection(s: RunSummary) -> None:
     err = sys.stderr
     counts = (s.selection or {}).get("counts", {})
     if counts.get("excluded"):
-        click.echo(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).", file=err)
+        echo(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).", file=err)
     if s.dropped:
-        click.echo(f"Dropped in review (left out): {len(s.dropped)} session(s)", file=err)
+        echo(f"Dropped in review (left out): {len(s.dropped)} session(s)", file=err)
         for d in s.dropped[:20]:
-            click.echo(f"  {d['session']}", file=err)
+            echo(f"  {d['session']}", file=err)
     if s.denied:
-        click.echo(f"Denied (left out of dataset/): {len(s.denied)} session(s)", file=err)
+        echo(f"Denied (left out of dataset/): {len(s.denied)} session(s)", file=err)
         for d in s.denied[:20]:
-            click.echo(f"  {d['session']}  {d['file']}: rule {d['rule']!r} ({d['origin']}) matched "
+            echo(f"  {d['session']}  {d['file']}: rule {d['rule']!r} ({d['origin']}) matched "
                        f"{d['masked']!r} at {d['where']}", file=err)
 
 
@@ -351,25 +355,28 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
             if as_json:
                 _echo_json({"flagged": rv.flagged_lines(dir)[1:-1]})
             else:
-                click.echo("\n".join(rv.flagged_lines(dir)))
+                for line in rv.flagged_lines(dir):
+                    echo(line)
             return
         with _writing(dir):  # before the questions: what is asked about is what gets decided on
             if asks:
-                answers = rv.interactive(dir, reviewer, all_values, click.echo, click.prompt, click.style)
+                answers = rv.interactive(dir, reviewer, all_values, echo, click.prompt, style)
                 keep, redact_ids, add, add_regex, drop_ids = map(tuple, answers)
             sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
             if sessions_done and not (keep or redact_ids or add or add_regex):
                 if as_json:
                     _echo_json({"sessions": [r.__dict__ for r in sessions_done]})
                 else:
-                    click.echo("\n".join(r.message() for r in sessions_done), err=True)
+                    for r in sessions_done:
+                        echo(r.message(), err=True)
                 return
             outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json,
                                 secrets=secrets, secrets_files=secrets_files)
     if as_json:
         _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
     else:
-        click.echo("\n".join([*(r.message() for r in sessions_done), *rv.describe(dir, outcome)]), err=True)
+        for line in [*(r.message() for r in sessions_done), *rv.describe(dir, outcome)]:
+            echo(line, err=True)
 
 
 def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
@@ -415,7 +422,7 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
             _print_plan(dir, plan)
         if not yes:
             try:
-                ok = click.confirm(f"Sign off these {len(plan.files)} file(s) as {reviewer}?", default=False,
+                ok = click.confirm(for_terminal(f"Sign off these {len(plan.files)} file(s) as {reviewer}?"), default=False,
                                    err=True)
             except click.Abort:
                 ok = False
@@ -425,25 +432,25 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
     if as_json:
         _echo_json({"signoff": signed, "plan": plan.to_json()})
     else:
-        click.echo(f"Signed: {dir / 'signoff.json'} (manifest sha256 {signed['manifest_sha256']}).", err=True)
-        click.echo(f"Next: tracepub publish {dir} --repo OWNER/NAME  (private unless --public)", err=True)
+        echo(f"Signed: {dir / 'signoff.json'} (manifest sha256 {signed['manifest_sha256']}).", err=True)
+        echo(f"Next: tracepub publish {dir} --repo OWNER/NAME  (private unless --public)", err=True)
 
 
 def _print_plan(dir: Path, plan: Plan) -> None:
     err = sys.stderr
-    click.echo(f"About to sign {len(plan.files)} file(s), {plan.bytes:,} bytes, in {dir / 'dataset'}:", file=err)
+    echo(f"About to sign {len(plan.files)} file(s), {plan.bytes:,} bytes, in {dir / 'dataset'}:", file=err)
     for name, meta in list(sorted(plan.files.items()))[:40]:
-        click.echo(f"  {meta['size']:>12,}  {name}", file=err)
+        echo(f"  {meta['size']:>12,}  {name}", file=err)
     if len(plan.files) > 40:
-        click.echo(f"  … and {len(plan.files) - 40} more (see manifest.json)", file=err)
-    click.echo(f"Sessions: {plan.sessions} (" + ", ".join(f"{h} {n}" for h, n in plan.harnesses.items()) + ")",
+        echo(f"  … and {len(plan.files) - 40} more (see manifest.json)", file=err)
+    echo(f"Sessions: {plan.sessions} (" + ", ".join(f"{h} {n}" for h, n in plan.harnesses.items()) + ")",
                file=err)
-    click.echo("Findings by action: " + (", ".join(f"{a} {n}" for a, n in plan.actions.items()) or "none"), file=err)
+    echo("Findings by action: " + (", ".join(f"{a} {n}" for a, n in plan.actions.items()) or "none"), file=err)
     if plan.flagged_values:
-        click.echo(f"{plan.flagged_values} flagged value(s) were not decided on; they stay redacted.", file=err)
+        echo(f"{plan.flagged_values} flagged value(s) were not decided on; they stay redacted.", file=err)
     if plan.problems:
-        click.echo(f"{plan.problems} problem(s) were reported while reading (see the report).", file=err)
-    click.echo(f"Card: license {plan.card['license']}" + (f", title {plan.card['title']!r}" if plan.card['title']
+        echo(f"{plan.problems} problem(s) were reported while reading (see the report).", file=err)
+    echo(f"Card: license {plan.card['license']}" + (f", title {plan.card['title']!r}" if plan.card['title']
                                                          else ""), file=err)
 
 
@@ -481,15 +488,15 @@ def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | No
         _echo_json(result.to_json())
         return
     verb = "Would send" if dry_run else "Sent"
-    click.echo(f"{verb} {len(result.files)} file(s), {result.bytes:,} bytes, to dataset {repo} "
+    echo(f"{verb} {len(result.files)} file(s), {result.bytes:,} bytes, to dataset {repo} "
                f"({'private' if result.private else 'public'}):")
     for f in result.files:
-        click.echo(f"  {f['size']:>12,}  {f['sha256'][:12]}  {f['path']}")
-    click.echo(f"Commit message: {result.commit_message}")
+        echo(f"  {f['size']:>12,}  {f['sha256'][:12]}  {f['path']}")
+    echo(f"Commit message: {result.commit_message}")
     for note in result.notes:
-        click.echo(f"Note: {note}")
+        echo(f"Note: {note}")
     if result.url:
-        click.echo(f"Published: {result.url}" + (f" (commit {result.commit})" if result.commit else ""))
+        echo(f"Published: {result.url}" + (f" (commit {result.commit})" if result.commit else ""))
 
 
 def main() -> None:

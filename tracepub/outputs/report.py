@@ -6,20 +6,27 @@ the next ``TABLE_VALUES`` a table row, and the rest are counted and left to ``tr
 and findings.jsonl.
 
 The page loads nothing: inline CSS and a little inline JavaScript (filtering; the page works
-without it), and a Content-Security-Policy that forbids any network access.
+without it), and a Content-Security-Policy that forbids any network access. The policy allows
+no inline script but that one, by its sha256 (``script``): the page shows text from the
+sessions, and were one value ever to slip past the escaping, a script of its own could read the
+page and send it out by navigation. The script lives in ``templates/report.js``, is put in the
+page as it is, and has no inline event handlers.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import threading
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import jinja2
 
-from tracepub import __version__
+from tracepub import __version__, shown
 from tracepub.outdir import OutDir
 from tracepub.outputs.files import write_text
 from tracepub.outputs.groups import Aggregate, ValueGroup, aggregate, iter_findings
@@ -69,6 +76,7 @@ def _env() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
+        finalize=shown.finalize,  # control and bidi characters in any value shown escaped
     )
     env.filters["num"] = lambda n: f"{n:,}"
     env.filters["size"] = _size
@@ -86,6 +94,19 @@ def load_template() -> jinja2.Template:
         if not _TEMPLATE:
             _TEMPLATE.append(_env().get_template("report.html.j2"))
         return _TEMPLATE[0]
+
+
+_SCRIPT: list[tuple[str, str]] = []
+
+
+def script() -> tuple[str, str]:
+    """The page's one script and its CSP source (``'sha256-…'`` of exactly the bytes between
+    ``<script>`` and ``</script>``)."""
+    if not _SCRIPT:
+        text = (resources.files("tracepub.outputs") / "templates" / "report.js").read_text(encoding="utf-8")
+        digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+        _SCRIPT.append((text, f"sha256-{digest}"))
+    return _SCRIPT[0]
 
 
 def _size(n: float) -> str:
@@ -120,7 +141,10 @@ def render(out: Path | OutDir, summary: RunSummary, agg: Aggregate | None = None
     for fam in sorted(by_family, key=lambda f: _ORDER.get(f, 9)):
         sections.append((fam, titles.get(fam, fam.title()), by_family[fam]))
     problems, skipped, sessions = summary.problems, summary.skipped, summary.sessions
+    code, code_hash = script()
     ctx = {
+        "script": code,
+        "script_hash": code_hash,
         "out": str(OutDir(out).root),
         "version": __version__,
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
