@@ -6,7 +6,7 @@ import hashlib
 import json
 from datetime import UTC, datetime
 
-from reviewkit import invoke, redacted_dir, value_id
+from reviewkit import claude_session, invoke, planted, redacted_dir, value_id
 
 from tracepub.outputs import card
 from tracepub.outputs.files import compute_files, read_manifest
@@ -112,7 +112,8 @@ def test_reviewer_is_required(tmp_path):
 
 def test_refuses_a_dataset_without_sessions(tmp_path):
     out = tmp_path / "out"
-    r = invoke("redact", tmp_path / "empty", "--out", out, "--no-ner", "--jobs", "1")
+    claude_session(tmp_path / "sources" / "-home-jdoe-src-app", planted())
+    r = invoke("redact", tmp_path / "sources", "--out", out, "--no-ner", "--jobs", "1", "--deny", "Bluebird")
     assert r.exit_code == 0, r.output
     r = invoke("approve", out, "--reviewer", "Jane", "--yes")
     assert r.exit_code == 1 and "nothing to approve" in r.output

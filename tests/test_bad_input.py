@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from samples import SAMPLES, generator, lines_of, redact
 
 from tracepub.cli import cli
+from tracepub.errors import Refusal
 from tracepub.fakes import expand
 from tracepub.readers import sqlite as sq
 
@@ -196,13 +197,41 @@ def test_corrupt_legacy_part_is_kept_as_text(tmp_path):
 def test_unknown_file_given_by_name_is_skipped_not_guessed(tmp_path):
     f = tmp_path / "export.json"
     f.write_text(json.dumps({"items": [{"role": "user"}], "note": "not a conversation format"}))
-    summary = redact([f], tmp_path / "out")
-    assert summary.skipped == [str(f)] and summary.files == 0
+    _pi_copy(tmp_path / "in")
+    summary = redact([f, tmp_path / "in"], tmp_path / "out")
+    assert summary.skipped == [str(f)] and summary.files == 1
+    with pytest.raises(Refusal, match=r"no sessions found; searched .*export\.json \(1 file\(s\) skipped\)"):
+        redact([f], tmp_path / "out2")  # nothing else: the run has nothing to do (#9 item 10)
 
 
-def test_missing_source_is_a_problem(tmp_path):
-    summary = redact([tmp_path / "nope"], tmp_path / "out")
-    assert summary.problems == [f"{tmp_path / 'nope'}: no such file or folder"]
+def test_missing_source_is_refused_before_anything_is_written(tmp_path):
+    """A typo in a SOURCE gave an empty dataset and exit 0 (#9 item 10): now exit 1, one line, nothing written."""
+    folder = tmp_path / "in"
+    _pi_copy(folder)
+    out = tmp_path / "out"
+    r = CliRunner().invoke(cli, ["redact", str(folder), str(tmp_path / "nope"), "--out", str(out), "--jobs", "1"])
+    assert r.exit_code == 1, r.output
+    assert r.output.strip().splitlines() == [
+        f"Error: no such file or folder: {tmp_path / 'nope'}; nothing was read or written"
+    ]
+    assert not (out / "dataset").exists() and not (out / "review").exists()
+
+
+def test_no_session_found_lists_the_places_searched(tmp_path, isolated_home):
+    """No SOURCES and no sessions under HOME: exit 1, naming every default location searched."""
+    (isolated_home / ".claude" / "projects").mkdir(parents=True)  # there, but empty
+    r = CliRunner().invoke(cli, ["redact", "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert r.exit_code == 1, r.output
+    (line,) = r.output.strip().splitlines()
+    assert line.startswith("Error: no sessions found; searched ") and line.endswith("; nothing was written")
+    assert f"{isolated_home / '.claude' / 'projects'}, " in line  # searched, and there
+    for place in (".codex/sessions", ".pi/agent/sessions", ".hermes/state.db", ".local/share/opencode"):
+        assert f"{isolated_home / place}" in line, place
+    assert f"{isolated_home / '.codex' / 'sessions'} (missing)" in line
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    r = CliRunner().invoke(cli, ["redact", str(empty), "--out", str(tmp_path / "out"), "--jobs", "1"])
+    assert r.exit_code == 1 and r.output.strip() == f"Error: no sessions found; searched {empty}; nothing was written"
 
 
 def test_strict_turns_problems_into_exit_1(tmp_path):
@@ -263,3 +292,82 @@ def test_lone_surrogate_escape_is_scanned_and_the_line_stays_json(tmp_path):
     assert token not in note and "<SECRET_" in note and note.startswith("lone \ufffd half")
     assert json.loads(got[2])["note"] == "nothing here \ufffd"
     assert all(json.loads(x) for x in got if x)
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + '"x"' + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [500, 990, 1100, 100_000])
+def test_deeply_nested_line_is_reported_as_nested_too_deep(tmp_path, depth):
+    """A 100k-deep line was reported as "not JSON", and one 990 levels deep failed its whole
+    file with a RecursionError (#9 item 10): now "nested too deep", kept as text and redacted."""
+    token = expand("{{github:ghp}}", random.Random(depth))
+    lines = CODEX.read_text().splitlines()
+    rec = json.loads(lines[1])
+    lines.insert(2, json.dumps(rec)[:-1] + f', "deep": {_nested(depth)}, "t": "GH_TOKEN={token}"}}')
+    src = tmp_path / "in" / CODEX.name
+    src.parent.mkdir()
+    src.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out"
+    summary = redact([src], out)
+    assert summary.problems == [f"{src}:3: line is nested more than 400 levels deep; kept as plain text and scanned"]
+    got = lines_of(next((out / "dataset" / "codex").rglob(CODEX.name)))
+    assert len(got) == len(lines) + 1 and token not in got[2] and "<SECRET_GITHUB_TOKEN_" in got[2]
+    assert all(json.loads(x) for i, x in enumerate(got) if x and i != 2)
+
+
+def test_deep_json_inside_a_string_is_reported_too(tmp_path):
+    lines = CODEX.read_text().splitlines()
+    rec = json.loads(lines[1])
+    rec["arguments"] = '{"a": ' + _nested(980) + "}"  # JSON text in a string, 980 levels deep
+    lines.insert(2, json.dumps(rec))
+    src = tmp_path / "in" / CODEX.name
+    src.parent.mkdir()
+    src.write_text("\n".join(lines) + "\n")
+    summary = redact([src], tmp_path / "out")
+    assert summary.files == 1 and summary.problems == [f"{src}:3: line is nested more than 400 levels deep; "
+                                                       "kept as plain text and scanned"]
+
+
+def _store_of_12(path: Path) -> list[str]:
+    """The sample Hermes state.db with 11 more sessions (copies of its one), messages on pages of their own."""
+    shutil.copy(SAMPLES / "hermes" / "state.db", path)
+    con = sqlite3.connect(path)
+    (sid,) = con.execute("SELECT id FROM sessions").fetchone()
+    cols = [r[1] for r in con.execute("PRAGMA table_info(messages)") if r[1] != "id"]
+    for i in range(1, 12):
+        new = f"{sid}_{i:02d}"
+        con.execute("INSERT INTO sessions SELECT ?, source, user_id, model, model_config, system_prompt, "
+                    "parent_session_id, started_at + ?, ended_at, end_reason, message_count, tool_call_count, "
+                    "input_tokens, output_tokens, cwd, git_branch, git_repo_root, title FROM sessions WHERE id = ?",
+                    (new, i, sid))
+        rest = ", ".join(c for c in cols if c != "session_id")
+        con.execute(f"INSERT INTO messages (session_id, {rest}) SELECT ?, {rest} FROM messages WHERE session_id = ?",
+                    (new, sid))
+    con.commit()
+    con.execute("VACUUM")
+    ids = [r[0] for r in con.execute("SELECT id FROM sessions ORDER BY started_at, id")]
+    pages = [r[0] for r in con.execute("SELECT pageno FROM dbstat WHERE name = 'messages'")]
+    size = con.execute("PRAGMA page_size").fetchone()[0]
+    con.close()
+    data = bytearray(path.read_bytes())
+    for page in pages:  # the messages table unreadable, the sessions table intact
+        start = (page - 1) * size
+        data[start : start + size] = b"\xa5" * size
+    path.write_bytes(bytes(data))
+    return ids
+
+
+def test_corrupt_store_gives_one_message_naming_the_file_and_the_sessions_skipped(tmp_path):
+    """Every session of a store whose messages cannot be read failed alike: twelve identical
+    lines naming no session (#9 item 10). Now one, with the file, the error and what was skipped."""
+    folder = tmp_path / "in"
+    _pi_copy(folder)
+    db = folder / "state.db"
+    ids = _store_of_12(db)
+    summary = redact([folder], tmp_path / "out")
+    about = [p for p in summary.problems if "state.db" in p]
+    assert about == [f"{db}: cannot read as Hermes (state.db): DatabaseError: database disk image is malformed; "
+                     f"skipped 12 session(s): {', '.join(ids[:5])} and 7 more"]
+    assert _pi_done(tmp_path / "out")

@@ -99,6 +99,9 @@ class Record:
     value: Any
     raw: str | None = None
     raw_text: bool = False
+    # JSON nested too deep to walk (``readers.base.MAX_DEPTH``), kept as its text: scanned as one
+    # string, never parsed again.
+    deep: bool = False
 
 
 @dataclass(slots=True)

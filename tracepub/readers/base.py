@@ -22,6 +22,14 @@ from tracepub.walk.walker import loads
 
 HEAD_BYTES = 64 * 1024
 
+# How deep a record may nest (arrays and objects, JSON inside its strings included) and still be
+# read as JSON. Every stage walks records recursively (the walker, prose, deny rules), and
+# Python stops at about a thousand frames: a record nested deeper is kept as plain text (still
+# scanned and redacted) and reported, instead of failing its whole file. Real sessions nest a
+# few dozen levels at most.
+MAX_DEPTH = 400
+DEEP = f"line is nested more than {MAX_DEPTH} levels deep; kept as plain text and scanned"
+
 
 # A first line longer than the head (a pasted screenshot, a 20 KB system prompt plus tools) is
 # read to its end, up to this much, so that sniffing still sees one whole record.
@@ -66,6 +74,41 @@ def read_head(path: Path, size: int = HEAD_BYTES) -> bytes:
             chunks.append(chunk)
             total += len(chunk)
         return b"".join(chunks)
+
+
+def too_deep(text: str, value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Does ``value`` (parsed from ``text``) nest more than ``limit`` levels, counting JSON inside
+    its strings as the walker reads it? A text with fewer opening brackets cannot: for almost
+    every line that is the only cost (a count of two characters)."""
+    if len(text) <= 2 * limit or text.count("{") + text.count("[") <= limit:
+        return False
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, dict):
+            if depth > limit:
+                return True
+            stack.extend((x, depth + 1) for x in v.values() if not isinstance(x, (int, float, bool)) and x is not None)
+        elif isinstance(v, list):
+            if depth > limit:
+                return True
+            stack.extend((x, depth + 1) for x in v if not isinstance(x, (int, float, bool)) and x is not None)
+        elif isinstance(v, str) and len(v) > 2 * (limit - depth) and v.lstrip()[:1] in ("{", "[") \
+                and v.count("{") + v.count("[") > limit - depth:
+            try:
+                stack.append((loads(v.strip()), depth))
+            except RecursionError:  # deeper than the parsers go: the walker could not read it either
+                return True
+            except ValueError as exc:  # not JSON: the walker scans it as text
+                if _depth_error(exc):
+                    return True
+    return False
+
+
+def _depth_error(exc: ValueError) -> bool:
+    """A parser's refusal to nest deeper (orjson stops at 1024 levels), not a syntax error."""
+    text = str(exc).lower()
+    return "depth limit" in text or "recursion" in text
 
 
 def head_lines(head: bytes, n: int = 5) -> list[Any]:
@@ -172,7 +215,8 @@ def iter_jsonl(path: Path, problems: list[Problem], digest: Any = None) -> Itera
     """Stream a JSONL file as records, never failing on a bad line.
 
     A line that is not JSON is kept as plain text (it is still scanned and redacted) and
-    reported with its line number; invalid UTF-8 is reported and replaced by U+FFFD.
+    reported with its line number, and so is a line nested too deep to walk (``MAX_DEPTH``,
+    reported as that); invalid UTF-8 is reported and replaced by U+FFFD.
     ``digest`` (a hashlib object) is fed every byte read, in order: once the records are all
     read, it is the digest of the file as it was read.
     """
@@ -195,9 +239,18 @@ def iter_jsonl(path: Path, problems: list[Problem], digest: Any = None) -> Itera
                 continue
             try:
                 value = loads(stripped, utf8)
-            except (ValueError, RecursionError):
-                problems.append(Problem(str(path), n, "line is not JSON; kept as plain text and scanned"))
-                yield Record(n, line, raw=line, raw_text=True)
+                deep = too_deep(stripped, value)
+            except RecursionError:
+                deep = True
+            except ValueError as exc:
+                deep = _depth_error(exc)
+                if not deep:
+                    problems.append(Problem(str(path), n, "line is not JSON; kept as plain text and scanned"))
+                    yield Record(n, line, raw=line, raw_text=True)
+                    continue
+            if deep:
+                problems.append(Problem(str(path), n, DEEP))
+                yield Record(n, line, raw=line, raw_text=True, deep=True)
                 continue
             yield Record(n, value, raw=line)
 
@@ -249,9 +302,18 @@ class JsonDocReader(Reader):
             raw = data.decode("utf-8", "replace")
         try:
             value = loads(raw)
-        except (ValueError, RecursionError) as exc:
-            problems.append(Problem(str(unit.source), None, f"not valid JSON ({exc}); kept as plain text"))
-            yield Record(1, raw, raw=raw, raw_text=True)
+            deep = too_deep(raw, value)
+        except RecursionError:
+            deep = True
+        except ValueError as exc:
+            deep = _depth_error(exc)
+            if not deep:
+                problems.append(Problem(str(unit.source), None, f"not valid JSON ({exc}); kept as plain text"))
+                yield Record(1, raw, raw=raw, raw_text=True)
+                return
+        if deep:
+            problems.append(Problem(str(unit.source), None, DEEP.replace("line", "document", 1)))
+            yield Record(1, raw, raw=raw, raw_text=True, deep=True)
             return
         yield Record(1, value, raw=raw)
 

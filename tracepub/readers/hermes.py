@@ -134,7 +134,7 @@ def _parse_calls(text: Any) -> list | None:
         return None
     try:
         value = loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, list) else None
 
@@ -177,7 +177,7 @@ _ROLES = {"system": "system", "human": "user", "user": "user", "gpt": "assistant
 def _json_or_none(text: str) -> Any:
     try:
         return loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 

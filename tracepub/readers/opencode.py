@@ -51,7 +51,7 @@ def _parse(text: Any) -> Any:
         return text
     try:
         return loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 

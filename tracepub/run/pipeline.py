@@ -30,18 +30,20 @@ from tracepub import __version__
 from tracepub.detect.engine import Engine
 from tracepub.detect.found import Found, Scanner, merge
 from tracepub.detect.registry import path_detectors
+from tracepub.errors import Refusal
 from tracepub.model import Problem, Unit
 from tracepub.outdir import OutDir
 from tracepub.outputs.files import atomic_writer, write_json
+from tracepub.readers import READERS
 from tracepub.redact.placeholders import Namer, load_key
 from tracepub.redact.redactor import Redactor
 from tracepub.review import decisions, runstate
 from tracepub.run import assemble, incremental, workers
-from tracepub.run.results import UnitResult, unit_records
+from tracepub.run.results import UnitResult, unit_problems, unit_records
 from tracepub.runtypes import RunOptions, RunSummary
 from tracepub.selection import select as selection
 from tracepub.selection.deny import DenyMatcher
-from tracepub.sources.discover import default_sources, discover
+from tracepub.sources.discover import default_sources, discover, nothing_found
 
 
 def config_hash(opts: RunOptions, namer: Namer) -> str:
@@ -116,12 +118,15 @@ def _run(opts: RunOptions) -> RunSummary:
     given = opts  # what run.json stores; decisions are re-read from review/ on every run
     opts = runstate.with_decisions(opts)
     od = OutDir(opts.out)
-    od.review.mkdir(parents=True, exist_ok=True)
-    key = load_key(od.review)
-    namer = Namer(key)
     defaults = opts.defaults or not opts.sources
     sources = opts.sources or default_sources()
     disc = discover(sources, defaults=defaults)
+    refused = nothing_found(sources, disc, defaults)
+    if refused is not None:  # before anything is written: an earlier run's DIR stays as it was
+        raise Refusal(refused)
+    od.review.mkdir(parents=True, exist_ok=True)
+    key = load_key(od.review)
+    namer = Namer(key)
     deny = DenyMatcher(opts.deny) if opts.deny else None
     shutil.rmtree(od.dropped, ignore_errors=True)  # sessions.drop_session's stash: stale now
     plan = selection.plan(disc.units, opts.selection, decisions.load(od.root).dropped_sessions, deny)
@@ -161,8 +166,7 @@ def _run(opts: RunOptions) -> RunSummary:
     _remove_stale_parts(od, {od.part(r.dest).name for r in results if r.ok} | {od.PATHS_PART})
     _write_paths_part(od, path_findings)  # findings in file and folder names
 
-    for r in results:
-        problems.extend(r.problems)
+    problems.extend(unit_problems(units, results, {type(r).__name__: r.label for r in READERS}))
     assemble.tally(summary, results, path_findings)
     summary.problems = [str(p) for p in problems]
     summary.denied, summary.dropped = plan.denied, plan.dropped

@@ -130,3 +130,38 @@ def unit_records(plan: Plan, units: list[Unit], results: list[UnitResult]) -> li
             }
         )
     return out
+
+
+FAILED = "failed: "  # how a worker's problem for a unit it could not finish starts (``run.workers``)
+
+
+def unit_problems(units: list[Unit], results: list[UnitResult], labels: dict[str, str]) -> list[Problem]:
+    """Every unit's problems, in unit order; the sessions of one store that failed alike (a
+    corrupt or locked SQLite file fails every session read from it) make one problem that
+    names the store, the error and the sessions skipped, instead of one identical line per
+    session that names none. ``labels``: reader class name -> its label ("Hermes (state.db)")."""
+    out: list[Problem | tuple[str, str]] = []
+    skipped: dict[tuple[str, str], list[Unit]] = {}
+    for u, r in zip(units, results, strict=True):
+        for p in r.problems:
+            if u.key is None or r.ok or p.line is not None or not p.message.startswith(FAILED):
+                out.append(p)
+                continue
+            k = (p.file, p.message)
+            if k not in skipped:
+                skipped[k] = []
+                out.append(k)
+            skipped[k].append(u)
+    merged: list[Problem] = []
+    for item in out:
+        if isinstance(item, Problem):
+            merged.append(item)
+            continue
+        file, message = item
+        group = skipped[item]
+        ids = [str(u.key) for u in group]
+        shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        label = labels.get(group[0].reader, group[0].harness)
+        merged.append(Problem(file, None, f"cannot read as {label}: {message[len(FAILED):]}; "
+                                          f"skipped {len(ids)} session(s): {shown}"))
+    return merged

@@ -47,7 +47,7 @@ from tracepub.readers.base import records_hashing
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor
 from tracepub.run import incremental
-from tracepub.run.results import UnitResult
+from tracepub.run.results import FAILED, UnitResult
 from tracepub.selection.deny import Denied, DenyMatcher, DenyRule
 from tracepub.walk import blobs
 from tracepub.walk.walker import dumps_like_bytes
@@ -239,7 +239,11 @@ def _process(task: Task) -> UnitResult:
                             line = rec.raw.encode("utf-8")  # type: ignore[union-attr]
                             skipped += 1
                         else:
-                            new = red.redact_record(rec.index, rec.value)
+                            if rec.deep:  # scanned as one text: the walker would parse it (and recurse)
+                                red.redact_record(rec.index, "")  # the index its findings name
+                                new = red.redact_text(rec.value)
+                            else:
+                                new = red.redact_record(rec.index, rec.value)
                             if new is rec.value and rec.raw is not None:
                                 line = rec.raw.encode("utf-8")
                             elif rec.raw_text:
@@ -277,7 +281,7 @@ def _process(task: Task) -> UnitResult:
             target.unlink()  # an earlier run's file
     except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
         res.ok = False
-        res.problems.append(Problem(str(unit.source), None, f"failed: {type(exc).__name__}: {exc}"))
+        res.problems.append(Problem(str(unit.source), None, f"{FAILED}{type(exc).__name__}: {exc}"))
         with contextlib.suppress(OSError):
             target.unlink()
         red.findings = []

@@ -39,8 +39,9 @@ def _suffixes(generic: bool = True) -> set[str]:
     return {s for r in READERS if generic or not r.generic for s in r.suffixes}
 
 
-def default_sources(env: dict[str, str] | None = None, home: Path | None = None) -> list[Path]:
-    """Every existing default location of every harness (DESIGN.md's table), env overrides honoured."""
+def default_locations(env: dict[str, str] | None = None, home: Path | None = None) -> list[Path]:
+    """Every default location of every harness (DESIGN.md's table), env overrides honoured,
+    whether it exists or not (what a run without SOURCES searched, when it finds nothing)."""
     env = dict(os.environ if env is None else env)
     home = home or Path(env.get("HOME") or Path.home())
     out: list[Path] = []
@@ -48,9 +49,33 @@ def default_sources(env: dict[str, str] | None = None, home: Path | None = None)
         if r.generic:
             continue
         for loc in r.default_locations(env, home):
-            if loc.exists() and loc not in out:
+            if loc not in out:
                 out.append(loc)
     return out
+
+
+def default_sources(env: dict[str, str] | None = None, home: Path | None = None) -> list[Path]:
+    """The default locations that exist."""
+    return [loc for loc in default_locations(env, home) if loc.exists()]
+
+
+def nothing_found(sources: list[Path], found: Discovery, defaults: bool) -> str | None:
+    """Why a run must not go on, in one line, or None: a SOURCE that does not exist (a typo
+    would otherwise give an empty dataset and exit 0), or no session anywhere it looked; the
+    line lists the places searched (with no SOURCES, every harness's default location)."""
+    missing = [str(s) for s in sources if not s.exists()]
+    if missing:
+        return "no such file or folder: " + ", ".join(missing) + "; nothing was read or written"
+    if found.units:
+        return None
+    places = [f"{p} (missing)" if not p.exists() else str(p) for p in (default_locations() if defaults else sources)]
+    why = []
+    if found.skipped:
+        why.append(f"{len(found.skipped)} file(s) skipped")
+    if found.problems:
+        why.append(f"{len(found.problems)} problem(s), the first: {found.problems[0]}")
+    return ("no sessions found; searched " + ", ".join(places) + (f" ({'; '.join(why)})" if why else "")
+            + "; nothing was written")
 
 
 def discover(sources: list[Path], defaults: bool = False) -> Discovery:
