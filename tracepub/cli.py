@@ -236,8 +236,10 @@ def _print_summary(s: RunSummary) -> None:
     if s.ner is None:
         echo("Notice: NER for person names was off (no spaCy model installed, or --no-ner).", file=err)
     _print_selection(s)
-    if s.skipped:
-        echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
+    from tracepub.sources.discover import skipped_lines
+
+    for line in skipped_lines(s.skipped):
+        echo(line, file=err)
     if s.duplicates:
         echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
                    "(OpenCode/Hermes DB; listed in review/run.json).", file=err)

@@ -67,17 +67,50 @@ def _safe_part(part: str) -> str:
     return part if part not in ("", ".", "..") else "_" * max(1, len(part))
 
 
-def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = None) -> tuple[list[str], list[dict]]:
+# The longest name a file system takes (bytes, NAME_MAX on Linux and macOS). A file is written
+# as ``.NAME.XXXXXXXX.tmp`` beside its place first (``outputs.writers``): 14 bytes more, and 8
+# are left for the ``-N`` of a duplicate name.
+NAME_MAX = 255
+FILE_NAME_MAX = NAME_MAX - 14 - 8
+
+
+def _fit(part: str, limit: int) -> str:
+    """``part`` if its UTF-8 fits in ``limit`` bytes, else cut (at a character) with ``~`` and a
+    hash of the whole name before its extension: redaction lengthens names (``jdoe`` ->
+    ``<USER>``), and a source folder near 255 bytes made a name no file system takes, which
+    lost the session. The same name is always cut the same way, and two names cut to one
+    start still differ by their hash."""
+    data = part.encode("utf-8", "surrogateescape")
+    if len(data) <= limit:
+        return part
+    stem, dot, ext = part.rpartition(".")
+    if not dot or not stem or len(ext.encode("utf-8", "surrogateescape")) > 16:
+        stem, ext = part, ""
+    tail = "~" + hashlib.sha256(data).hexdigest()[:12] + (f".{ext}" if ext else "")
+    room = limit - len(tail.encode("utf-8"))
+    head = stem.encode("utf-8", "surrogateescape")[:room].decode("utf-8", "ignore")
+    return head + tail
+
+
+def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = None,
+                 notes: list[Problem] | None = None) -> tuple[list[str], list[dict]]:
     """Output paths: the harness folder, then the source's relative path with its components
-    redacted (usernames live in folder names); duplicates get ``-2``, ``-3``.
+    redacted (usernames live in folder names) and cut to what a file system takes (``_fit``);
+    duplicates get ``-2``, ``-3``.
     Returns the paths and the findings made in file and folder names; the values found in
-    them that are redacted everywhere are appended to ``found``."""
+    them that are redacted everywhere are appended to ``found``, and a line for each name cut
+    to ``notes`` (nothing is changed without a line in the summary)."""
     taken: set[str] = set()
     dests: list[str] = []
     findings: list[dict] = []
     for u in units:
         red.start_unit("", u.harness, None)
-        parts = [_safe_part(red.redact_text(p, ("#file",))) for p in Path(u.relpath).parts]
+        named = [_safe_part(red.redact_text(p, ("#file",))) for p in Path(u.relpath).parts]
+        parts = [_fit(p, FILE_NAME_MAX if i == len(named) - 1 else NAME_MAX) for i, p in enumerate(named)]
+        if notes is not None and parts != named:
+            notes.extend(Problem(str(u.source), None, f"name {len(a.encode('utf-8', 'surrogateescape'))} bytes "
+                                 f"long once redacted, more than a file system takes: written as {b}")
+                         for a, b in zip(named, parts, strict=True) if a != b)
         if found is not None and red.found:
             found.append(red.found)
         dest = "/".join([u.harness, *parts])
@@ -134,7 +167,8 @@ def _run(opts: RunOptions) -> RunSummary:
 
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect)), namer, opts.keep_ids)
     path_found: list[Found] = []
-    dests, path_findings = assign_dests(units, path_red, path_found)
+    names: list[Problem] = []  # output names cut to fit (assign_dests)
+    dests, path_findings = assign_dests(units, path_red, path_found, names)
 
     summary = RunSummary(out=str(od.root))
     summary.skipped = disc.skipped
@@ -147,7 +181,7 @@ def _run(opts: RunOptions) -> RunSummary:
     results = _redact_units(opts, key, units, dests, state)
     found = merge([*path_found, *(r.found for r in results if r.ok)])
     if found:
-        dests, path_findings, path_red = _everywhere(opts, key, units, dests, results, found)
+        dests, path_findings, path_red = _everywhere(opts, key, units, dests, results, found, names)
     for i, r in enumerate(results):
         if r.ok and not r.reused:
             state.record(r.dest, units[i], r.deps, r.sha256, od.output(r.dest), od.part(r.dest), r.to_json())
@@ -166,6 +200,7 @@ def _run(opts: RunOptions) -> RunSummary:
     _remove_stale_parts(od, {od.part(r.dest).name for r in results if r.ok} | {od.PATHS_PART})
     _write_paths_part(od, path_findings)  # findings in file and folder names
 
+    problems.extend(names)
     problems.extend(unit_problems(units, results, {type(r).__name__: r.label for r in READERS}))
     assemble.tally(summary, results, path_findings)
     summary.problems = [str(p) for p in problems]
@@ -258,7 +293,7 @@ def _reused_found(entry: dict[str, Any] | None, unit: Unit, key: bytes) -> Found
 
 
 def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str], results: list[UnitResult],
-                found: Found) -> tuple[list[str], list[dict[str, Any]], Redactor]:
+                found: Found, names: list[Problem]) -> tuple[list[str], list[dict[str, Any]], Redactor]:
     """The second pass (``detect.found``): the values redacted somewhere are redacted everywhere.
     File and folder names are named again with them; a file whose name changes, or whose
     written bytes still hold one of them in clear, is redacted again from its source with
@@ -266,7 +301,8 @@ def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str
     the findings in names, and the redactor of names (it also redacts problems and paths)."""
     od = OutDir(opts.out)
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect, found)), Namer(key), opts.keep_ids)
-    new_dests, path_findings = assign_dests(units, path_red)
+    names.clear()  # the names are made again
+    new_dests, path_findings = assign_dests(units, path_red, notes=names)
     scanner = Scanner(found)
     with ThreadPoolExecutor(max(1, opts.jobs or os.cpu_count() or 1)) as pool:  # the automaton releases the GIL
         holds = list(pool.map(lambda r: r.ok and scanner.holds(od.output(r.dest)), results))

@@ -19,6 +19,7 @@ import ctypes
 import gc
 import hashlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -256,6 +257,8 @@ def _process(task: Task) -> UnitResult:
                                 ff.write(red.findings_jsonl())
                                 red.fold_findings(fold, actions)
                                 red.findings.clear()
+                        if w and rec.raw is not None and not rec.raw_text and ("\\ud" in rec.raw or "\\uD" in rec.raw):
+                            _count_surrogates(rec, line, res.problems, unit, lines)
                         writer.write(line)
                         res.records += 1
 
@@ -300,6 +303,27 @@ def _process(task: Task) -> UnitResult:
     perf.subtract(before)
     res.perf = {k: v for k, v in perf.items() if v} | {"lines": res.records, "lines_skipped": skipped}
     return res
+
+
+# A lone surrogate in JSON text: a ``\\ud800``-``\\udbff`` escape with no low half after it, or a
+# ``\\udc00``-``\\udfff`` one with no high half before it, at any depth of JSON inside strings
+# (where the escape has more backslashes before it).
+_LONE = r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\+u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!u[dD][89abAB][0-9a-fA-F]{2})(?<!u[dD][89abAB][0-9a-fA-F]{2}\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+_LONE_TEXT = re.compile(_LONE)
+_LONE_BYTES = re.compile(_LONE.encode("ascii"))
+
+
+def _count_surrogates(rec: Record, line: bytes, problems: list[Problem], unit: Unit, lines: bool) -> None:
+    r"""Report a record whose lone surrogates were replaced. JSON allows ``"\ud800"``; no UTF-8 holds
+    it, so a string that redaction visits has each one read, and written, as U+FFFD (a string it
+    does not change keeps its escape). That changes a byte of the session: it is counted, with
+    the file and the line. Only records whose text holds a ``\ud`` escape get here."""
+    before = len(_LONE_TEXT.findall(rec.raw or ""))
+    gone = before - len(_LONE_BYTES.findall(line)) if before else 0
+    if gone > 0:
+        problems.append(Problem(str(unit.source), rec.index if lines else None,
+                                f"{gone} lone surrogate(s) (a \\udXXX escape without its other half) "
+                                "replaced by U+FFFD"))
 
 
 def task(i: int, unit: Unit, dest: str, out: Path) -> Task:

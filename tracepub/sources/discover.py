@@ -1,7 +1,8 @@
 """Finding sessions: in the folders and files given, or in every harness's default location.
 
 Folders are walked recursively, hidden folders included (``~/.claude`` is hidden). A folder a
-reader claims as a whole (OpenCode's ``storage/`` tree) is not descended into. Each file is
+reader claims as a whole (OpenCode's ``storage/`` tree) is not descended into, and neither is a
+symbolic link (``SYMLINK``: listed as skipped, with why). Each file is
 given to the readers that accept its ending, and the first whose ``sniff`` accepts its content
 owns it; a file nobody accepts is listed as skipped (it is not an error: a folder of sessions
 also holds settings, caches and notes). Files that cannot be read (permissions, vanished) and
@@ -24,15 +25,36 @@ from tracepub.model import Problem, Unit
 from tracepub.readers import READERS, Reader, detect, reader_for_unit
 from tracepub.readers.base import read_head
 
+# A symbolic link inside a source folder is not followed: it can lead anywhere on the disk (a
+# home folder, /etc), and what it leads to would be published under the session's name. It is
+# listed as skipped with this reason, never dropped silently. A SOURCE given by name is read,
+# link or not: the user chose it.
+SYMLINK = "symbolic link, not followed (it can lead out of the source tree)"
+
 
 @dataclass
 class Discovery:
     units: list[Unit] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # files of unknown format
+    # files of unknown format (their path), and links not followed ("path: reason")
+    skipped: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     roots: list[Path] = field(default_factory=list)
     # Sessions left out because a preferred store read in this run holds them too.
     duplicates: list[str] = field(default_factory=list)
+
+
+def skipped_lines(skipped: list[str]) -> list[str]:
+    """What the run summary says of ``Discovery.skipped``: files of unknown format are counted
+    (the report lists them); each link not followed is named, since a session may be behind it."""
+    links = [p.removesuffix(f": {SYMLINK}") for p in skipped if p.endswith(f": {SYMLINK}")]
+    out = []
+    if len(skipped) > len(links):
+        out.append(f"Skipped {len(skipped) - len(links)} file(s) of unknown format (listed in the report).")
+    if links:
+        out.append(f"Skipped {len(links)} symbolic link(s), not followed (they can lead out of the source tree; "
+                   "give the target as a SOURCE to read it):")
+        out += [f"  {p}" for p in links[:20]] + ([f"  … and {len(links) - 20} more"] if len(links) > 20 else [])
+    return out
 
 
 def _suffixes(generic: bool = True) -> set[str]:
@@ -111,10 +133,16 @@ def _folder(root: Path, found: Discovery, seen: set[Path], generic: bool) -> Non
             dirnames[:] = []
             continue
         dirnames.sort()
+        for name in dirnames:  # os.walk lists a linked folder here and does not go in
+            if (here / name).is_symlink():
+                found.skipped.append(f"{here / name}: {SYMLINK}")
         for name in sorted(filenames):
             path = here / name
-            if path.suffix.lower() in suffixes and not path.is_symlink():
-                _file(path, root, found, seen, generic)
+            if path.suffix.lower() in suffixes:
+                if path.is_symlink():
+                    found.skipped.append(f"{path}: {SYMLINK}")
+                else:
+                    _file(path, root, found, seen, generic)
 
 
 def _file(path: Path, root: Path, found: Discovery, seen: set[Path], generic: bool) -> None:
