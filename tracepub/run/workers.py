@@ -244,7 +244,7 @@ def _process(task: Task) -> UnitResult:
                                 red.redact_record(rec.index, "")  # the index its findings name
                                 new = red.redact_text(rec.value)
                             else:
-                                new = red.redact_record(rec.index, rec.value)
+                                new = _redact(red, rec, res.problems, unit, lines)
                             if new is rec.value and rec.raw is not None:
                                 line = rec.raw.encode("utf-8")
                             elif rec.raw_text:
@@ -311,6 +311,46 @@ def _process(task: Task) -> UnitResult:
 _LONE = r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\+u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!u[dD][89abAB][0-9a-fA-F]{2})(?<!u[dD][89abAB][0-9a-fA-F]{2}\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 _LONE_TEXT = re.compile(_LONE)
 _LONE_BYTES = re.compile(_LONE.encode("ascii"))
+
+
+def _redact(red: Redactor, rec: Record, problems: list[Problem], unit: Unit, lines: bool) -> Any:
+    """``red.redact_record`` of ``rec``; where a lone surrogate stops it (one in an object key of
+    JSON inside a string cannot be written into a finding's path), the record is redacted again
+    with every lone surrogate read as U+FFFD, as the walker reads them in strings: the file is
+    not lost for one character. Only a record whose text can hold one (a ``\\ud`` escape, or
+    no text: a row a store reader built) pays for the copy of the counts this takes."""
+    if rec.raw is not None and "\\ud" not in rec.raw and "\\uD" not in rec.raw:
+        return red.redact_record(rec.index, rec.value)
+    types, blobs = Counter(red.types), Counter(red.blobs)
+    try:
+        return red.redact_record(rec.index, rec.value)
+    except UnicodeEncodeError:
+        red.findings.clear()  # this record's, made before it stopped (``flush`` writes them per record)
+        red.types.clear()
+        red.types.update(types)
+        red.blobs.clear()
+        red.blobs.update(blobs)
+        new = red.redact_record(rec.index, _no_lone_surrogates(rec.value))
+        if rec.raw is None:  # a line's replacements are counted from its text (``_count_surrogates``)
+            problems.append(Problem(str(unit.source), rec.index if lines else None,
+                                    "lone surrogate(s) replaced by U+FFFD"))
+        return new
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # in a str a pair is one character: these are lone
+
+
+def _no_lone_surrogates(value: Any) -> Any:
+    """``value`` with each lone surrogate, in keys and strings, and each lone ``\\udXXX`` escape in
+    JSON text inside a string, made U+FFFD."""
+    if isinstance(value, str):
+        value = _SURROGATE.sub("\ufffd", value)
+        return _LONE_TEXT.sub(lambda m: "\\ufffd", value) if "\\u" in value else value
+    if isinstance(value, dict):
+        return {_no_lone_surrogates(k): _no_lone_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_no_lone_surrogates(v) for v in value]
+    return value
 
 
 def _count_surrogates(rec: Record, line: bytes, problems: list[Problem], unit: Unit, lines: bool) -> None:
