@@ -126,13 +126,13 @@ class Engine:
                 return d.ner_model  # type: ignore[attr-defined]
         return None
 
-    # Strings longer than HUGE are scanned in pieces of about PIECE characters, cut at a line
+    # Strings longer than HUGE (256 kB) are scanned in pieces of about PIECE characters, cut at a line
     # break where one is near, each read with OVERLAP characters of its neighbours on both
     # sides: a value up to OVERLAP long lies whole in one piece. Time and memory then grow
     # linearly with the string whatever it holds (a 100 MB run of one letter makes millions of
     # trigger hits in one pass over it). Shorter strings, nearly all, are scanned whole.
-    HUGE = 1 << 20
-    PIECE = 256 << 10
+    HUGE = 256 << 10
+    PIECE = 128 << 10
     OVERLAP = 16 << 10
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
