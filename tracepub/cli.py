@@ -134,6 +134,10 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
         click.echo(f"Problems: {len(disc.problems)}", err=True)
         for p in disc.problems[:20]:
             click.echo(f"  {p}", err=True)
+    if sel.no_project:
+        from tracepub.terminal import no_project_warning
+
+        click.echo(no_project_warning(sel.no_project), err=True)
 
 
 @cli.command()

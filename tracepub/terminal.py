@@ -102,6 +102,8 @@ def _selection(s: RunSummary) -> list[str]:
     counts = (s.selection or {}).get("counts", {})
     if counts.get("excluded"):
         lines.append(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).")
+    if counts.get("no_project"):
+        lines.append(no_project_warning(counts["no_project"]))
     if s.dropped:
         lines += _listed(
             f"Dropped in review (left out): {len(s.dropped)} session(s)", [d["session"] for d in s.dropped]
@@ -116,6 +118,13 @@ def _selection(s: RunSummary) -> list[str]:
             ],
         )
     return lines
+
+
+def no_project_warning(n: int) -> str:
+    return (
+        f"Warning: {n} session(s) with no known project folder were left out by --project (they may belong "
+        "to it: `tracepub sessions` lists them with project -; select them with --session ID)"
+    )
 
 
 def publish_lines(result: Result) -> list[str]:

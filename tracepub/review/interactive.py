@@ -150,8 +150,16 @@ def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: It
     if apply_now and (was_pending or _changed(before, decisions.load(out))):
         outcome.summary = apply(out, progress, secrets, secrets_files)
         outcome.applied = True
-        outcome.signoff_invalidated = OutDir(out).signoff.exists()
+        outcome.signoff_invalidated = _voided(out)
     return outcome
+
+
+def _voided(out: Path) -> bool:
+    """A sign-off exists and no longer matches (a re-run that wrote the signed bytes keeps it)."""
+    from tracepub.publish.keep import signed_state
+
+    od = OutDir(out)
+    return od.signoff.exists() and signed_state(od) is None
 
 
 def _changed(a: decisions.Decisions, b: decisions.Decisions) -> bool:
@@ -315,7 +323,7 @@ def finish(out: Path, asked: Asked, progress: bool = False, secrets: Iterable[st
     if asked.redo or pending(out):
         outcome.summary = apply(out, progress, secrets, secrets_files)
         outcome.applied = True
-        outcome.signoff_invalidated = OutDir(out).signoff.exists()
+        outcome.signoff_invalidated = _voided(out)
     return outcome
 
 
@@ -329,9 +337,12 @@ def describe(out: Path, o: Outcome) -> list[str]:
     if o.applied and o.summary is not None:
         lines.append(f"Applied: {od.dataset} was redacted again from the sources and {od.manifest} rewritten "
                      f"(sha256 {o.summary.manifest_sha256[:16]}…).")
-        lines.append("Any earlier sign-off no longer matches"
-                     + (" (signoff.json is now stale)" if o.signoff_invalidated else "")
-                     + f": run `tracepub approve {out} --reviewer NAME` before publishing.")
+        if od.signoff.exists() and not o.signoff_invalidated:
+            lines.append("The sign-off still holds: dataset/ has exactly the bytes that were signed.")
+        else:
+            lines.append("Any earlier sign-off no longer matches"
+                         + (" (signoff.json is now stale)" if o.signoff_invalidated else "")
+                         + f": run `tracepub approve {out} --reviewer NAME` before publishing.")
     elif o.appended:
         lines.append("Nothing changed in dataset/ (the decisions were already in effect).")
     return lines
