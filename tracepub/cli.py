@@ -23,7 +23,6 @@ from tracepub.errors import Refusal
 from tracepub.outdir import OutDir, locked
 
 if TYPE_CHECKING:
-    from tracepub.publish.signoff import Plan
     from tracepub.review.sessions import DropResult
     from tracepub.runtypes import RunSummary
     from tracepub.selection.select import Selection
@@ -135,6 +134,10 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
         click.echo(f"Problems: {len(disc.problems)}", err=True)
         for p in disc.problems[:20]:
             click.echo(f"  {p}", err=True)
+    if sel.no_project:
+        from tracepub.terminal import no_project_warning
+
+        click.echo(no_project_warning(sel.no_project), err=True)
 
 
 @cli.command()
@@ -152,13 +155,15 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
 @click.option("--title", default=None, help="Title for the dataset card.")
 @click.option("--strict", is_flag=True, help="Exit with status 1 if any problem was reported.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+@click.option("--verbose", "-v", is_flag=True, help="Also print the count of every type found (the report has it too).")
 @selection_options
 @click.option("--deny", multiple=True, metavar="PATTERN",
               help="Leave out every session that mentions PATTERN anywhere (case-insensitive; "
                    "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.")
 def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, ...], secrets_file: Path | None,
            config_path: Path | None, no_ner: bool, keep_blobs: bool, license_: str | None, title: str | None,
-           strict: bool, as_json: bool, projects: tuple[str, ...] = (), since: str | None = None,
+           strict: bool, as_json: bool, verbose: bool = False, projects: tuple[str, ...] = (),
+           since: str | None = None,
            until: str | None = None, harnesses: tuple[str, ...] = (), session_ids: tuple[str, ...] = (),
            exclude_ids: tuple[str, ...] = (), deny: tuple[str, ...] = ()) -> None:
     """Find and redact secrets and personal data; write DIR/dataset, DIR/review, DIR/manifest.json.
@@ -212,52 +217,17 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
     if as_json:
         _echo_json(summary.to_json())
     else:
-        _print_summary(summary)
+        _print_summary(summary, verbose)
     if strict and summary.problems:
         raise Refused(f"{len(summary.problems)} problem(s) reported and --strict was given")
 
 
-def _print_summary(s: RunSummary) -> None:
-    err = sys.stderr
-    mb = s.bytes_in / 1e6
-    click.echo(f"Read {s.files} session file(s), {s.records} records, {mb:.1f} MB.", file=err)
-    for h, n in s.harnesses.items():
-        click.echo(f"  {h}: {n}", file=err)
-    total = sum(s.findings.values())
-    click.echo(f"Findings: {total}", file=err)
-    for t, n in s.findings.items():
-        click.echo(f"  {t}: {n}", file=err)
-    if s.blobs:
-        click.echo("Removed blobs: " + ", ".join(f"{k} {v}" for k, v in s.blobs.items()), file=err)
-    if s.ner is None:
-        click.echo("Notice: NER for person names was off (no spaCy model installed, or --no-ner).", file=err)
-    _print_selection(s)
-    if s.skipped:
-        click.echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
-    if s.duplicates:
-        click.echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
-                   "(OpenCode/Hermes DB; listed in review/run.json).", file=err)
-    if s.problems:
-        click.echo(f"Problems: {len(s.problems)}", file=err)
-        for p in s.problems[:20]:
-            click.echo(f"  {p}", file=err)
-    click.echo(f"Review the report: {OutDir(s.out).report}", file=err)
+def _print_summary(s: RunSummary, verbose: bool = False) -> None:
+    """What needs the user first (flagged values, problems, skipped files, the next command)."""
+    from tracepub.terminal import redact_summary
 
-
-def _print_selection(s: RunSummary) -> None:
-    err = sys.stderr
-    counts = (s.selection or {}).get("counts", {})
-    if counts.get("excluded"):
-        click.echo(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).", file=err)
-    if s.dropped:
-        click.echo(f"Dropped in review (left out): {len(s.dropped)} session(s)", file=err)
-        for d in s.dropped[:20]:
-            click.echo(f"  {d['session']}", file=err)
-    if s.denied:
-        click.echo(f"Denied (left out of dataset/): {len(s.denied)} session(s)", file=err)
-        for d in s.denied[:20]:
-            click.echo(f"  {d['session']}  {d['file']}: rule {d['rule']!r} ({d['origin']}) matched "
-                       f"{d['masked']!r} at {d['where']}", file=err)
+    for line in redact_summary(s, verbose):
+        click.echo(line, err=True)
 
 
 class _refusals:
@@ -308,6 +278,12 @@ def _repo_check(v: str) -> str:
     return check_repo_id(v)
 
 
+def _prefix_check(v: str) -> str:
+    from tracepub.publish.hub import check_prefix
+
+    return check_prefix(v)
+
+
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--keep", multiple=True, metavar="ID", help="Leave this value in clear (a value id or a finding id).")
@@ -355,8 +331,12 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
             return
         with _writing(dir):  # before the questions: what is asked about is what gets decided on
             if asks:
-                answers = rv.interactive(dir, reviewer, all_values, click.echo, click.prompt, click.style)
-                keep, redact_ids, add, add_regex, drop_ids = map(tuple, answers)
+                outcome, sessions_done = _ask_review(dir, reviewer, all_values, as_json, secrets, secrets_files)
+                if as_json:
+                    _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
+                else:
+                    click.echo("\n".join(rv.describe(dir, outcome)), err=True)
+                return
             sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
             if sessions_done and not (keep or redact_ids or add or add_regex):
                 if as_json:
@@ -370,6 +350,22 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
         _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
     else:
         click.echo("\n".join([*(r.message() for r in sessions_done), *rv.describe(dir, outcome)]), err=True)
+
+
+def _ask_review(dir: Path, reviewer: str | None, all_values: bool, as_json: bool, secrets: tuple[str, ...],
+                secrets_files: tuple[Path, ...]) -> tuple[Any, list[DropResult]]:
+    """The terminal review: each decision is recorded as it is made, then applied at once. On
+    Ctrl-C nothing is lost: what was decided is in decisions.jsonl, applied by the next review."""
+    from tracepub.review import interactive as rv
+
+    asked = rv.Asked()
+    try:
+        rv.interactive(dir, reviewer, all_values, click.echo, click.prompt, click.style, asked)
+    except click.Abort:
+        n = len(asked.outcome.appended) + len(asked.dropped)
+        raise Refused(f"interrupted: {n} decision(s) made so far are saved in {OutDir(dir).decisions} "
+                      f"(dropped sessions are out already); run `tracepub review {dir}` to apply them") from None
+    return rv.finish(dir, asked, progress=not as_json, secrets=secrets, secrets_files=secrets_files), asked.dropped
 
 
 def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
@@ -393,14 +389,19 @@ def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, 
 @click.option("--reviewer", required=True, help="Your name, as it will appear in the dataset card and signoff.json.")
 @click.option("--license", "license_", default=None, help="Set the card's license (e.g. cc-by-4.0) before signing.")
 @click.option("--title", default=None, help="Set the card's title before signing.")
+@click.option("--language", default=None, metavar="CODE",
+              help="The card's language tag (ISO 639-1, default en): the language of the prompts.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
-def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, yes: bool, as_json: bool) -> None:
+def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, yes: bool, as_json: bool,
+            language: str | None = None) -> None:
     """Sign off the exact bytes in DIR/dataset (writes DIR/signoff.json).
 
-    Refuses if the files on disk do not match DIR/manifest.json. Shows what will be published
-    and asks for confirmation; then writes the reviewer and date into the dataset card,
-    rewrites the manifest and binds signoff.json to its sha256 and run id.
+    Refuses if the files on disk do not match DIR/manifest.json. A license must be chosen (here
+    with --license, or given to redact); without one approve asks for it, or refuses with --yes.
+    Shows what will be published and asks for confirmation; then writes the reviewer, the date
+    and the license into the dataset card, rewrites the manifest and binds signoff.json to its
+    sha256 and run id.
 
     \b
     Examples:
@@ -410,9 +411,13 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
     from tracepub.publish import signoff as so
 
     with _refusals(), _writing(dir):  # before the plan: what is shown is what gets signed
-        plan = so.plan(dir, license_, title)
+        plan = so.plan(dir, license_, title)  # refuses first what approve cannot sign at all
+        license_ = _license(dir, license_, yes)
+        plan.card["license"] = license_ or plan.card["license"]
         if not as_json:
-            _print_plan(dir, plan)
+            from tracepub.terminal import plan_lines
+
+            click.echo("\n".join(plan_lines(dir, plan)), err=True)
         if not yes:
             try:
                 ok = click.confirm(f"Sign off these {len(plan.files)} file(s) as {reviewer}?", default=False,
@@ -421,7 +426,7 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
                 ok = False
             if not ok:
                 raise Refused("not approved: nothing was signed (pass --yes to approve without a prompt)")
-        signed = so.approve(dir, reviewer, license_, title)
+        signed = so.approve(dir, reviewer, license_, title, language=language)
     if as_json:
         _echo_json({"signoff": signed, "plan": plan.to_json()})
     else:
@@ -429,22 +434,23 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
         click.echo(f"Next: tracepub publish {dir} --repo OWNER/NAME  (private unless --public)", err=True)
 
 
-def _print_plan(dir: Path, plan: Plan) -> None:
-    err = sys.stderr
-    click.echo(f"About to sign {len(plan.files)} file(s), {plan.bytes:,} bytes, in {dir / 'dataset'}:", file=err)
-    for name, meta in list(sorted(plan.files.items()))[:40]:
-        click.echo(f"  {meta['size']:>12,}  {name}", file=err)
-    if len(plan.files) > 40:
-        click.echo(f"  … and {len(plan.files) - 40} more (see manifest.json)", file=err)
-    click.echo(f"Sessions: {plan.sessions} (" + ", ".join(f"{h} {n}" for h, n in plan.harnesses.items()) + ")",
-               file=err)
-    click.echo("Findings by action: " + (", ".join(f"{a} {n}" for a, n in plan.actions.items()) or "none"), file=err)
-    if plan.flagged_values:
-        click.echo(f"{plan.flagged_values} flagged value(s) were not decided on; they stay redacted.", file=err)
-    if plan.problems:
-        click.echo(f"{plan.problems} problem(s) were reported while reading (see the report).", file=err)
-    click.echo(f"Card: license {plan.card['license']}" + (f", title {plan.card['title']!r}" if plan.card['title']
-                                                         else ""), file=err)
+def _license(dir: Path, license_: str | None, yes: bool) -> str | None:
+    """The license to sign under: given, or stored from redact, or asked for (never a silent
+    ``other``); with --yes and none at all, approve refuses (``signoff.require_license``)."""
+    from tracepub.publish import signoff as so
+    from tracepub.review import runstate
+
+    stored = runstate.read(dir).get("options", {}).get("card", {}).get("license")
+    if license_ or stored or yes:
+        so.require_license(dir, license_)
+        return license_
+    try:
+        chosen = click.prompt("License for the dataset card (a Hub license id, e.g. cc-by-4.0, cc0-1.0, mit)",
+                              default="", show_default=False, err=True).strip()
+    except click.Abort:
+        chosen = ""
+    so.require_license(dir, chosen or None)
+    return chosen
 
 
 @cli.command()
@@ -456,10 +462,17 @@ def _print_plan(dir: Path, plan: Plan) -> None:
 @click.option("--replace", is_flag=True, help="Overwrite files that exist in the dataset with other content.")
 @click.option("--license", "license_", default=None,
               help="Only checked: must equal the signed card's license (change it with approve).")
+@click.option("--pr", is_flag=True, help="Contribute to an existing dataset: open a pull request with the signed "
+              "session files under --path-in-repo (the card is not sent).")
+@click.option("--path-in-repo", "path_in_repo", default=None, metavar="PREFIX", callback=_check(_prefix_check),
+              help="With --pr: the folder the session files go under (default: sessions, so sessions/<harness>/...).")
+@click.option("--timeout", default=60.0, type=click.FloatRange(1, 3600), show_default=True,
+              help="Seconds to wait for the Hub on each connection, read and write before giving up.")
 @secret_options
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
 def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | None, replace: bool,
-            license_: str | None, secrets: tuple[str, ...], secrets_files: tuple[Path, ...], as_json: bool) -> None:
+            license_: str | None, secrets: tuple[str, ...], secrets_files: tuple[Path, ...], as_json: bool,
+            pr: bool = False, path_in_repo: str | None = None, timeout: float = 60.0) -> None:
     """Verify the sign-off, re-scan, and upload DIR/dataset in one commit.
 
     Refuses (exit 1, nothing sent) without a matching sign-off, if any byte of DIR/dataset
@@ -471,25 +484,26 @@ def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | No
       tracepub publish out/ --repo me/agent-traces --dry-run
       tracepub publish out/ --repo me/agent-traces
       tracepub publish out/ --repo my-org/agent-traces --public --message "June sessions"
+      tracepub publish out/ --repo trace-commons/agent-traces --pr --public
     """
     from tracepub.publish import gate as pb
+    from tracepub.terminal import publish_lines
 
+    if path_in_repo is not None and not pr:
+        raise click.UsageError("--path-in-repo is for --pr (a plain publish sends dataset/ as it is)")
     with _refusals(), _writing(dir):  # it stages copies in DIR; nothing may change dataset/ meanwhile
-        result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
-                            license_=license_, secrets=secrets, secrets_files=secrets_files)
+        try:
+            result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
+                                license_=license_, secrets=secrets, secrets_files=secrets_files, pr=pr,
+                                path_in_repo=path_in_repo, timeout=timeout)
+        except KeyboardInterrupt:
+            raise Refused("interrupted: nothing was published unless the commit had gone through (the staging "
+                          "copy was removed); run publish again") from None
     if as_json:
         _echo_json(result.to_json())
         return
-    verb = "Would send" if dry_run else "Sent"
-    click.echo(f"{verb} {len(result.files)} file(s), {result.bytes:,} bytes, to dataset {repo} "
-               f"({'private' if result.private else 'public'}):")
-    for f in result.files:
-        click.echo(f"  {f['size']:>12,}  {f['sha256'][:12]}  {f['path']}")
-    click.echo(f"Commit message: {result.commit_message}")
-    for note in result.notes:
-        click.echo(f"Note: {note}")
-    if result.url:
-        click.echo(f"Published: {result.url}" + (f" (commit {result.commit})" if result.commit else ""))
+    for line in publish_lines(result):
+        click.echo(line)
 
 
 def main() -> None:
