@@ -14,6 +14,7 @@ a page computes the few it shows if the thread has not got there yet.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import threading
@@ -28,6 +29,7 @@ from tracepub.outputs.files import read_manifest
 from tracepub.outputs.groups import Aggregate, ValueGroup, add_finding, iter_findings
 from tracepub.readers import detect
 from tracepub.review import decisions, runstate
+from tracepub.review.interactive import blocks_publish
 from tracepub.selection.select import parse_stamp
 
 FAMILY_ORDER = {"secret": 0, "custom": 1, "identity": 2, "pii": 3}
@@ -46,6 +48,54 @@ _SUFFIX = re.compile(r"_([0-9a-f]{8})>?$")
 def sort_key(g: ValueGroup) -> tuple:
     """The report's order: flagged first, then by family and type, most frequent first."""
     return (not g.flagged, FAMILY_ORDER.get(g.family, 9), g.type, -g.count, g.value_id)
+
+
+@dataclass(slots=True)
+class VRow:
+    """One value as the page uses it: a ``ValueGroup``'s properties computed once (its ``type``
+    is a ``most_common`` call; a request filters every value), without its counters."""
+
+    value_id: str
+    value: str  # masked for secrets, identity and added texts (as the findings hold it)
+    type: str
+    family: str
+    flagged: bool
+    kept: bool  # some occurrence is in clear
+    all_kept: bool
+    blocks: bool  # a high-confidence secret: publish refuses it in clear
+    count: int
+    placeholder: str | None
+    detectors: list[tuple[str, int]]
+    conf_min: float
+    conf_max: float
+    files: list[str]
+    n_files: int
+    snippets: list[dict[str, str]]
+    hay: str  # lower-cased text a search looks in
+
+
+def _row(g: ValueGroup) -> VRow:
+    t = g.type
+    dets = g.detectors.most_common()
+    return VRow(
+        g.value_id,
+        g.value,
+        t,
+        t.partition(".")[0],
+        g.flagged,
+        g.actions.get("kept", 0) > 0,
+        g.action == "kept",
+        blocks_publish(g),
+        g.count,
+        g.placeholder,
+        dets,
+        g.conf_min,
+        g.conf_max,
+        list(g.files),
+        g.n_files,
+        g.snippets,
+        "\0".join([g.value, g.placeholder or "", g.value_id, t, *(d for d, _ in dets), *g.files]).lower(),
+    )
 
 
 def stamp_of(out: OutDir) -> tuple:
@@ -85,10 +135,9 @@ class SessionRow:
 class Index:
     out: OutDir
     stamp: tuple = ()
-    groups: list[ValueGroup] = field(default_factory=list)
-    by_id: dict[str, ValueGroup] = field(default_factory=dict)
+    groups: list[VRow] = field(default_factory=list)
+    by_id: dict[str, VRow] = field(default_factory=dict)
     by_suffix: dict[str, str] = field(default_factory=dict)
-    hay: dict[str, str] = field(default_factory=dict)  # value id -> lower-cased text to search
     types: Counter = field(default_factory=Counter)  # values per type
     families: Counter = field(default_factory=Counter)
     total: int = 0
@@ -112,7 +161,7 @@ class Index:
             "findings": self.total,
             "values": len(self.groups),
             "flagged values": self.flagged_values,
-            "kept values": sum(1 for g in self.groups if g.action == "kept"),
+            "kept values": sum(1 for g in self.groups if g.all_kept),
             "redacted": self.by_action.get("redacted", 0) + self.by_action.get("review", 0),
             "kept in clear": self.by_action.get("kept", 0),
             "sessions": len(included),
@@ -121,40 +170,52 @@ class Index:
             "bytes": sum(int(f.get("size", 0)) for f in self.files.values()),
         }
 
-    def group_for_placeholder(self, placeholder: str) -> ValueGroup | None:
+    def group_for_placeholder(self, placeholder: str) -> VRow | None:
         m = _SUFFIX.search(placeholder)
         vid = self.by_suffix.get(m.group(1)) if m else None
         return self.by_id.get(vid) if vid else None
 
 
 def build(out: Path | OutDir) -> Index:
-    """Fold findings.jsonl, run.json and manifest.json into an ``Index``."""
+    """Fold findings.jsonl, run.json and manifest.json into an ``Index``.
+
+    The fold is ``outputs.groups.add_finding``, the report's own. The cyclic garbage collector
+    is held off while it runs and the result is frozen out of its view (``gc.freeze``, as the
+    pipeline does): the index is hundreds of thousands of objects that live until the next
+    run, and every later collection would walk them all, in every request."""
     od = OutDir(out)
     idx = Index(od, stamp_of(od))
-    agg = Aggregate()
-    files_seen: dict[str, str] = {}
-    flagged: Counter = Counter()
-    for f in iter_findings(od):
-        file = files_seen.setdefault(f["file"], f["file"])
-        add_finding(agg, f, file)
-        if f.get("action") == "review":
-            flagged[file] += 1
-    idx.groups = sorted(agg.groups.values(), key=sort_key)
-    idx.by_id = agg.groups
-    idx.total, idx.by_action = agg.total, agg.by_action
-    idx.file_findings, idx.file_flagged = agg.by_file, flagged
-    for g in idx.groups:
-        idx.types[g.type] += 1
-        idx.families[g.family] += 1
-        idx.by_suffix.setdefault(g.value_id[:8], g.value_id)
-        idx.hay[g.value_id] = "\0".join([g.value, g.placeholder or "", g.value_id, g.type, *g.files]).lower()
+    enabled = gc.isenabled()
+    gc.disable()
     try:
-        manifest = read_manifest(od)
-    except (OSError, ValueError):
-        manifest = {}
-    idx.files = manifest.get("files", {})
-    idx.run_id = manifest.get("run_id", "")
-    _sessions(idx, manifest)
+        agg = Aggregate()
+        files_seen: dict[str, str] = {}
+        flagged: Counter = Counter()
+        for f in iter_findings(od):
+            file = files_seen.setdefault(f["file"], f["file"])
+            add_finding(agg, f, file)
+            if f.get("action") == "review":
+                flagged[file] += 1
+        idx.groups = [_row(g) for g in sorted(agg.groups.values(), key=sort_key)]
+        del agg.groups
+        idx.by_id = {g.value_id: g for g in idx.groups}
+        idx.total, idx.by_action = agg.total, agg.by_action
+        idx.file_findings, idx.file_flagged = agg.by_file, flagged
+        for g in idx.groups:
+            idx.types[g.type] += 1
+            idx.families[g.family] += 1
+            idx.by_suffix.setdefault(g.value_id[:8], g.value_id)
+        try:
+            manifest = read_manifest(od)
+        except (OSError, ValueError):
+            manifest = {}
+        idx.files = manifest.get("files", {})
+        idx.run_id = manifest.get("run_id", "")
+        _sessions(idx, manifest)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
     return idx
 
 
@@ -192,9 +253,9 @@ def _sessions(idx: Index, manifest: dict[str, Any]) -> None:
 
 
 # -- values ----------------------------------------------------------------------------------------
-def value_state(g: ValueGroup, keep_ids: set[str]) -> tuple[str, str]:
+def value_state(g: VRow, keep_ids: set[str]) -> tuple[str, str]:
     """(what the dataset holds now, what it will hold after Apply): kept or redacted."""
-    now = "kept" if g.actions.get("kept") else "redacted"  # any occurrence in clear: the value is kept
+    now = "kept" if g.kept else "redacted"  # any occurrence in clear: the value is kept
     wanted = "kept" if g.value_id in keep_ids and g.family != "custom" else "redacted"
     return now, wanted
 
@@ -219,7 +280,7 @@ class ValueFilter:
         return {k: v for k, v in self.__dict__.items() if v}
 
 
-def select_values(idx: Index, flt: ValueFilter, keep_ids: set[str]) -> list[ValueGroup]:
+def select_values(idx: Index, flt: ValueFilter, keep_ids: set[str]) -> list[VRow]:
     """The values matching ``flt``, in the report's order (server-side: the page gets one page)."""
     q = flt.q.lower()
     det = flt.detector.lower()
@@ -229,9 +290,9 @@ def select_values(idx: Index, flt: ValueFilter, keep_ids: set[str]) -> list[Valu
             continue
         if flt.type and g.type != flt.type:
             continue
-        if det and not any(det in d.lower() for d in g.detectors):
+        if det and not any(det in d.lower() for d, _ in g.detectors):
             continue
-        if q and q not in idx.hay.get(g.value_id, ""):
+        if q and q not in g.hay:
             continue
         if flt.state:
             now, wanted = value_state(g, keep_ids)
@@ -263,21 +324,29 @@ class Facts:
 
 
 class FactsCache:
-    """Project, dates and counts of a session, from its files in dataset/ (or review/dropped/)."""
+    """Project, dates and counts of a session, from its files in dataset/ (or review/dropped/).
+    One entry per path, valid while the file's size and mtime are the ones it was read at."""
 
     def __init__(self) -> None:
-        self._cache: dict[tuple, SessionInfo | None] = {}
+        self._cache: dict[str, tuple[tuple[int, int], SessionInfo | None]] = {}
         self._lock = threading.Lock()
 
-    def _file(self, path: Path, dest: str, kind: str) -> SessionInfo | None:
+    @staticmethod
+    def _stamp(path: Path) -> tuple[int, int] | None:
         try:
             st = path.stat()
         except OSError:
             return None
-        key = (str(path), st.st_size, st.st_mtime_ns)
+        return st.st_size, st.st_mtime_ns
+
+    def _file(self, path: Path, dest: str, kind: str) -> SessionInfo | None:
+        stamp = self._stamp(path)
+        if stamp is None:
+            return None
         with self._lock:
-            if key in self._cache:
-                return self._cache[key]
+            got = self._cache.get(str(path))
+            if got is not None and got[0] == stamp:
+                return got[1]
         info = None
         reader = detect(path)
         if reader is not None:
@@ -286,7 +355,7 @@ class FactsCache:
             except Exception:  # a file that cannot be described is still listed
                 info = None
         with self._lock:
-            self._cache[key] = info
+            self._cache[str(path)] = (stamp, info)
         return info
 
     def facts(self, idx: Index, row: SessionRow) -> Facts:
@@ -316,13 +385,13 @@ class FactsCache:
         """Whether every file of ``row`` is described already (sorting by date uses only those)."""
         for dest in row.dests:
             path = idx.out.dropped_output(dest) if row.dropped else idx.out.output(dest)
-            try:
-                st = path.stat()
-            except OSError:
+            stamp = self._stamp(path)
+            if stamp is None:
                 continue
             with self._lock:
-                if (str(path), st.st_size, st.st_mtime_ns) not in self._cache:
-                    return False
+                got = self._cache.get(str(path))
+            if got is None or got[0] != stamp:
+                return False
         return True
 
     def warm(self, idx: Index, stop: threading.Event) -> None:

@@ -12,15 +12,14 @@ import re
 
 from markupsafe import Markup, escape
 
-from tracepub.outputs.groups import ValueGroup
-from tracepub.review.web.index import Index
+from tracepub.review.web.index import Index, VRow
 
 MAX_TEXT = 8000
 # ``<EMAIL_1a2b3c4d>`` in text, ``USER_1a2b3c4d`` in file and folder names.
 PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_[0-9a-f]{8}>|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_[0-9a-f]{8}\b")
 
 
-def state_class(g: ValueGroup, keep_ids: set[str]) -> str:
+def state_class(g: VRow, keep_ids: set[str]) -> str:
     if g.value_id in keep_ids and g.family != "custom":
         return "kept"
     return "flagged" if g.flagged else "redacted"

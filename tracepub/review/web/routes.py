@@ -23,7 +23,6 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Route
 
 from tracepub import __version__
-from tracepub.outputs.groups import ValueGroup
 from tracepub.review import interactive as rv
 from tracepub.review.web import conversation, preview
 from tracepub.review.web import index as ix
@@ -35,6 +34,7 @@ SESSIONS_PER_PAGE = 100
 TURNS_PER_PAGE = 200
 MAX_BODY = 1 << 20
 FILES_SHOWN = 300
+LOADING_WAIT = 1.0  # seconds a page waits for the index before it says it is being read
 
 
 def _env() -> jinja2.Environment:
@@ -66,7 +66,7 @@ def _int(request: Request, name: str, default: int = 1) -> int:
         return default
 
 
-def _masked(g: ValueGroup) -> str:
+def _masked(g: ix.VRow) -> str:
     """What the page may show of a value: the findings hold secrets, identity and added texts
     masked already; this only makes sure (a value of those families never leaves in clear)."""
     if g.family in ix.MASKED_FAMILIES and "…" not in g.value:
@@ -139,6 +139,17 @@ class Pages:
             raise ActionError("the request is not a JSON object", 400)
         return data
 
+    def _loading(self) -> HTMLResponse:
+        """While the index is being built: a page that reloads itself (a meta refresh, no script)."""
+        try:
+            size = self.r.out.findings.stat().st_size
+        except OSError:
+            size = 0
+        return self._bare("loading", size=size)
+
+    def _bare(self, name: str, **ctx: Any) -> HTMLResponse:
+        return HTMLResponse(self._fragment(name, version=__version__, **ctx))
+
     @staticmethod
     def _error(exc: ActionError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
@@ -147,7 +158,7 @@ class Pages:
     async def home(self, request: Request) -> Response:
         return RedirectResponse(self.base + "values", status_code=303)
 
-    def _value_row(self, g: ValueGroup, idx: ix.Index, keep: set[str]) -> dict[str, Any]:
+    def _value_row(self, g: ix.VRow, idx: ix.Index, keep: set[str]) -> dict[str, Any]:
         now, wanted = ix.value_state(g, keep)
         value = _masked(g)
         return {
@@ -163,11 +174,11 @@ class Pages:
             "wanted": wanted,
             "cls": state_class(g, keep),
             "can_keep": g.family != "custom",
-            "detectors": g.detectors.most_common(3),
+            "detectors": g.detectors[:3],
             "conf": (g.conf_min, g.conf_max),
             "warn": (
                 "a high-confidence secret: publish refuses while it is in clear"
-                if rv.blocks_publish(g)
+                if g.blocks
                 else "your own identity: kept, it is published in clear"
                 if g.family == "identity"
                 else ""
@@ -181,7 +192,9 @@ class Pages:
 
     async def values(self, request: Request) -> Response:
         def work() -> HTMLResponse:
-            idx, keep = self.r.index(), self.r.keep_ids()
+            idx, keep = self.r.index(timeout=LOADING_WAIT), self.r.keep_ids()
+            if idx is None:
+                return self._loading()
             flt = ix.ValueFilter.from_params(request.query_params)
             items = ix.select_values(idx, flt, keep)
             shown, page, pages = ix.page_of(items, _int(request, "page"), PER_PAGE)
@@ -212,7 +225,9 @@ class Pages:
 
     async def sessions(self, request: Request) -> Response:
         def work() -> HTMLResponse:
-            idx = self.r.index()
+            idx = self.r.index(timeout=LOADING_WAIT)
+            if idx is None:
+                return self._loading()
             q = request.query_params
             harness, state, text, sort = (
                 str(q.get(k) or "")[:200] for k in ("harness", "state", "q", "sort")
@@ -241,7 +256,9 @@ class Pages:
 
     async def session(self, request: Request) -> Response:
         def work() -> Response:
-            idx, keep = self.r.index(), self.r.keep_ids()
+            idx, keep = self.r.index(timeout=LOADING_WAIT), self.r.keep_ids()
+            if idx is None:
+                return self._loading()
             sid = request.query_params.get("id", "")
             s = idx.by_session.get(sid)
             if s is None:
@@ -287,7 +304,7 @@ class Pages:
         return await run_in_threadpool(work)
 
     async def apply(self, request: Request) -> Response:
-        return await run_in_threadpool(lambda: self._page("apply", counts=self.r.index().counts()))
+        return await run_in_threadpool(lambda: self._page("apply", counts=self.r.ready().counts()))
 
     async def approve(self, request: Request) -> Response:
         def work() -> HTMLResponse:
@@ -306,7 +323,7 @@ class Pages:
                     raise ActionError(
                         "choose a filter first: a decision for every value at once is not offered", 400
                     )
-                vids = [g.value_id for g in ix.select_values(self.r.index(), flt, self.r.keep_ids())]
+                vids = [g.value_id for g in ix.select_values(self.r.ready(), flt, self.r.keep_ids())]
             else:
                 vids = [str(v) for v in body.get("ids", []) if isinstance(v, str)]
             result = await run_in_threadpool(self.r.decide, action, vids)
@@ -315,7 +332,7 @@ class Pages:
         result["pending"] = await run_in_threadpool(self.r.pending)
         result["states"] = {}
         keep = self.r.keep_ids()
-        idx = self.r.index()
+        idx = self.r.ready()
         for vid in vids[:PER_PAGE]:
             g = idx.by_id.get(vid)
             if g is not None:
@@ -324,7 +341,7 @@ class Pages:
         return JSONResponse(result)
 
     async def api_value(self, request: Request) -> Response:
-        idx, keep = self.r.index(), self.r.keep_ids()
+        idx, keep = self.r.ready(), self.r.keep_ids()
         g = idx.by_id.get(request.query_params.get("id", ""))
         if g is None:
             return JSONResponse({"error": "no such value (reload the page)"}, status_code=404)
@@ -372,7 +389,7 @@ class Pages:
             return self._error(exc)
 
         def work() -> dict[str, Any]:
-            idx, keep = self.r.index(), self.r.keep_ids()
+            idx, keep = self.r.ready(), self.r.keep_ids()
             res = preview.run(idx, text, is_regex)
             examples = [
                 (marked(b, idx, keep, 200), m, marked(a, idx, keep, 200), f, idx.dest_session.get(f))

@@ -142,7 +142,7 @@ def create_app(
     from starlette.routing import Mount, Route
 
     from tracepub.review.web.routes import Pages
-    from tracepub.review.web.state import Review
+    from tracepub.review.web.state import ActionError, Review
 
     review = Review(out, reviewer, secret_values, secrets_files)
     base = f"/t/{token}/"
@@ -154,7 +154,14 @@ def create_app(
             return PlainTextResponse("not found", status_code=404)
         return Response(got[0], media_type=got[1])
 
-    app = Starlette(routes=[Mount(f"/t/{token}", routes=[Route("/static/{name}", static), *pages.routes()])])
+    async def refused(request: Request, exc: Exception) -> Response:
+        status = exc.status if isinstance(exc, ActionError) else 500
+        return PlainTextResponse(f"Refused: {exc}", status_code=status)
+
+    app = Starlette(
+        routes=[Mount(f"/t/{token}", routes=[Route("/static/{name}", static), *pages.routes()])],
+        exception_handlers={ActionError: refused},
+    )
     app.state.review = review
     return Guard(app, token, port)
 

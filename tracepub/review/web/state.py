@@ -90,22 +90,58 @@ class Review:
         self.approver = reviewer or ""
         self._secrets, self._secrets_files = secrets, secrets_files
         self._index: ix.Index | None = None
-        self._index_lock = threading.Lock()
+        self._cond = threading.Condition()
+        self._builder: threading.Thread | None = None
+        self._build_error: str | None = None
         self._decisions: tuple[Any, decisions.Decisions] | None = None
         self._mut = threading.Lock()
         self.job = ApplyJob()
         self.facts = ix.FactsCache()
         self._stop = threading.Event()
         self.pending_adds = self._adds_since_run()
+        self.index(timeout=0)  # start reading the findings before the browser asks
 
     # -- reading -------------------------------------------------------------------------------------
-    def index(self) -> ix.Index:
-        """The index, rebuilt when a file it was built from changed (here or in another shell)."""
-        with self._index_lock:
-            if self._index is None or self._index.stamp != ix.stamp_of(self.out):
-                self._index = ix.build(self.out)
-                threading.Thread(target=self.facts.warm, args=(self._index, self._stop), daemon=True).start()
-            return self._index
+    def index(self, timeout: float | None = None) -> ix.Index | None:
+        """The index, rebuilt when a file it was built from changed (here or in another shell).
+
+        Built in a thread of its own (100k findings take seconds): with ``timeout`` this returns
+        None if it is not ready by then (a page then says so and reloads), else it waits."""
+        with self._cond:
+            while True:
+                cur = self._index
+                if cur is not None and cur.stamp == ix.stamp_of(self.out):
+                    return cur
+                if self._build_error is not None:
+                    err, self._build_error = self._build_error, None
+                    raise ActionError(f"cannot read {self.out.findings}: {err}")
+                if self._builder is None:
+                    self._builder = threading.Thread(target=self._build, daemon=True)
+                    self._builder.start()
+                if not self._cond.wait(timeout) and timeout is not None:
+                    return None
+
+    def ready(self) -> ix.Index:
+        """The index for code that cannot go on without it."""
+        idx = self.index()
+        assert idx is not None
+        return idx
+
+    def _build(self) -> None:
+        idx, err = None, None
+        try:
+            idx = ix.build(self.out)
+        except (OSError, ValueError) as exc:
+            err = str(exc)
+        with self._cond:
+            if idx is not None:
+                self._index = idx
+                self._stop.set()  # the previous index's warming thread
+                self._stop = threading.Event()
+                threading.Thread(target=self.facts.warm, args=(idx, self._stop), daemon=True).start()
+            self._build_error = err
+            self._builder = None
+            self._cond.notify_all()
 
     def folded(self) -> decisions.Decisions:
         try:
@@ -122,7 +158,7 @@ class Review:
 
     def pending(self) -> dict[str, int]:
         """Decisions recorded but not yet in dataset/: values to keep or redact, texts added."""
-        idx, keep = self.index(), self.keep_ids()
+        idx, keep = self.ready(), self.keep_ids()
         to_keep = to_redact = 0
         for g in idx.groups:
             now, wanted = ix.value_state(g, keep)
@@ -188,7 +224,7 @@ class Review:
         review's warnings for secrets, identity and added values)."""
         if action not in ("keep", "redact"):
             raise ActionError(f"unknown decision {action!r}", 400)
-        idx = self.index()
+        idx = self.ready()
         warnings: list[str] = []
         appended = 0
         with self._changing():
@@ -205,7 +241,7 @@ class Review:
                         continue
                     if vid in keep:
                         continue
-                    if rv.blocks_publish(g):
+                    if g.blocks:
                         warnings.append(
                             f"{g.type} {g.value}: a high-confidence secret; publish refuses while it "
                             "is in clear"
@@ -255,7 +291,7 @@ class Review:
             if self.job.state == "running":
                 return self.job
             self.job = ApplyJob(
-                "running", "waiting for DIR", started=time.monotonic(), before=self.index().counts()
+                "running", "waiting for DIR", started=time.monotonic(), before=self.ready().counts()
             )
             job = self.job
         threading.Thread(target=self._apply, args=(job,), daemon=True).start()
@@ -306,7 +342,7 @@ class Review:
                 drain.join(5)
             if result.get("ok") and rc == 0:
                 self.pending_adds = []
-                job.after = self.index().counts()
+                job.after = self.ready().counts()
                 job.signoff_invalidated = self.out.signoff.exists()
                 job.state, job.phase = "done", "done"
                 job.message = "dataset/ was redacted again from the sources and manifest.json rewritten."
