@@ -138,6 +138,7 @@ class Index:
     groups: list[VRow] = field(default_factory=list)
     by_id: dict[str, VRow] = field(default_factory=dict)
     by_suffix: dict[str, str] = field(default_factory=dict)
+    by_placeholder: dict[str, str] = field(default_factory=dict)  # the fixed ones: <USER>, <USER_EMAIL>...
     types: Counter = field(default_factory=Counter)  # values per type
     families: Counter = field(default_factory=Counter)
     total: int = 0
@@ -172,7 +173,7 @@ class Index:
 
     def group_for_placeholder(self, placeholder: str) -> VRow | None:
         m = _SUFFIX.search(placeholder)
-        vid = self.by_suffix.get(m.group(1)) if m else None
+        vid = self.by_suffix.get(m.group(1)) if m else self.by_placeholder.get(placeholder)
         return self.by_id.get(vid) if vid else None
 
 
@@ -205,6 +206,8 @@ def build(out: Path | OutDir) -> Index:
             idx.types[g.type] += 1
             idx.families[g.family] += 1
             idx.by_suffix.setdefault(g.value_id[:8], g.value_id)
+            if g.placeholder and not _SUFFIX.search(g.placeholder):
+                idx.by_placeholder.setdefault(g.placeholder, g.value_id)
         try:
             manifest = read_manifest(od)
         except (OSError, ValueError):

@@ -101,7 +101,7 @@ def run(idx: Index, text: str, is_regex: bool, budget: float = BUDGET) -> Previe
                             continue
                         res.hits += 1
                         res.files.add(dest)
-                        if len(res.examples) < EXAMPLES:
+                        if len(res.examples) < EXAMPLES and sum(e[3] == dest for e in res.examples) < 2:
                             res.examples.append(
                                 (
                                     s[max(0, m.start() - 60) : m.start()],

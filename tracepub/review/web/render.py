@@ -16,7 +16,11 @@ from tracepub.review.web.index import Index, VRow
 
 MAX_TEXT = 8000
 # ``<EMAIL_1a2b3c4d>`` in text, ``USER_1a2b3c4d`` in file and folder names.
-PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_[0-9a-f]{8}>|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_[0-9a-f]{8}\b")
+# The user's own have no suffix (``redact.placeholders``: one user, one <USER>).
+PLACEHOLDER = re.compile(
+    r"<[A-Z][A-Z0-9_]*_[0-9a-f]{8}>|<(?:USER|USER_NAME|USER_EMAIL|HOSTNAME|HOME)>"
+    r"|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_[0-9a-f]{8}\b"
+)
 
 
 def state_class(g: VRow, keep_ids: set[str]) -> str:

@@ -182,7 +182,10 @@ class Pages:
                 else "your own identity: kept, it is published in clear"
                 if g.family == "identity"
                 else ""
-            ),
+            )
+            if wanted == "kept"
+            else "",
+            "keep_note": "a high-confidence secret: publish refuses while it is in clear" if g.blocks else "",
             "files": [(f, idx.dest_session.get(f)) for f in g.files],
             "snippets": [
                 (snippet(s["before"], value, s["after"], idx, keep), s["file"], s["where"])

@@ -182,6 +182,7 @@
       if (d.state === "done") {
         bar.max = 1; bar.value = 1;
         document.getElementById("apply-result").innerHTML = d.html;  // server-rendered counts
+        document.getElementById("now-counts").classList.add("hidden");
         setPending(d.pending);
         document.getElementById("pending-summary").textContent = "Every decision recorded is in effect in dataset/.";
       }
