@@ -63,7 +63,7 @@ class _Sha256Raw(io.RawIOBase):
     def writable(self) -> bool:
         return True
 
-    def write(self, b) -> int:  # type: ignore[no-untyped-def,override]  # any buffer, as RawIOBase's
+    def write(self, b) -> int:  # any buffer, as RawIOBase's
         n = os.write(self.fd, b)
         self.sha256.update(memoryview(b)[:n])
         return n

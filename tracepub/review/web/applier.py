@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     from tracepub.run import pipeline
 
     if hasattr(pipeline, "_progress"):
-        pipeline._progress = lambda total, enabled: _Lines(emit, total)  # type: ignore[attr-defined]
+        pipeline._progress = lambda total, enabled: _Lines(emit, total)
     try:
         summary = interactive.apply(
             out,

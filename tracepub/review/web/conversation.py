@@ -74,7 +74,7 @@ def _claude(rec: Any) -> Iterator[Turn]:
     t = rec.get("type")
     if t in ("user", "assistant"):
         msg = rec.get("message") or {}
-        role = "meta" if rec.get("isMeta") else msg.get("role", t)
+        role = "meta" if rec.get("isMeta") else str(msg.get("role") or t)
         content = msg.get("content")
         if isinstance(content, str):
             yield Turn(role, "text", "", content)
@@ -136,7 +136,8 @@ def _codex(rec: Any) -> Iterator[Turn]:
         return
     it = item.get("type")
     if it == "message":
-        role = {"developer": "system"}.get(item.get("role", ""), item.get("role", "user"))
+        who = str(item.get("role") or "user")
+        role = {"developer": "system"}.get(who, who)
         yield Turn(role, "text", "", _text(item.get("content")))
     elif it == "reasoning":
         text = _text(item.get("summary")) or _text(item.get("content"))
@@ -195,7 +196,7 @@ def _pi(rec: Any) -> Iterator[Turn]:
 def _gemini_message(m: Any) -> Iterator[Turn]:
     if not isinstance(m, dict):
         return
-    t = m.get("type")
+    t = str(m.get("type") or "")
     role = {"user": "user", "gemini": "assistant", "model": "assistant"}.get(t, "meta")
     for th in m.get("thoughts") or []:
         if isinstance(th, dict):
@@ -250,7 +251,7 @@ def _sts(rec: Any) -> Iterator[Turn]:
     m = rec.get("message")
     if rec.get("type") != "message" or not isinstance(m, dict):
         return
-    role = m.get("role", "user")
+    role = str(m.get("role") or "user")
     if m.get("reasoningContent"):
         yield Turn("assistant", "thinking", "reasoning", _text(m["reasoningContent"]))
     text = _text(m.get("content"))
@@ -268,7 +269,8 @@ def _openai_messages(msgs: Any) -> Iterator[Turn]:
     for m in msgs if isinstance(msgs, list) else []:
         if not isinstance(m, dict):
             continue
-        role = {"ai": "assistant", "function": "tool"}.get(m.get("role", ""), m.get("role", "user"))
+        who = str(m.get("role") or "user")
+        role = {"ai": "assistant", "function": "tool"}.get(who, who)
         text = _text(m.get("content"))
         if role == "tool":
             yield Turn("tool", "result", m.get("name") or "result", text)

@@ -100,7 +100,7 @@ def _row(g: ValueGroup) -> VRow:
 
 def stamp_of(out: OutDir) -> tuple:
     """What the index depends on, cheaply: a changed file means a rebuild."""
-    parts = []
+    parts: list[tuple[int, int] | None] = []
     for p in (out.manifest, out.findings, out.run_file):
         try:
             st = os.stat(p)
