@@ -299,10 +299,13 @@ def _prefix_check(v: str) -> str:
 @click.option("--all", "all_values", is_flag=True, help="Go through every value, not only the flagged ones.")
 @click.option("--interactive", is_flag=True, help="Ask about each value even if input is not a terminal.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+@click.option("--web", is_flag=True, help="Review on a local page in the browser (127.0.0.1, a one-time token).")
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port for --web (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="With --web: print the address, do not open a browser.")
 def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: tuple[str, ...],
            add_regex: tuple[str, ...], drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
            secrets: tuple[str, ...], secrets_files: tuple[Path, ...], reviewer: str | None, all_values: bool,
-           interactive: bool, as_json: bool) -> None:
+           interactive: bool, as_json: bool, web: bool = False, port: int = 0, no_browser: bool = False) -> None:
     """Decide on findings: keep a value in clear, redact it, or add what the detectors missed.
 
     On a terminal (without decision options) it goes through the flagged values one by one.
@@ -316,9 +319,16 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
       tracepub review out/ --keep 3f2a9c0d1e2b4a5c --add "Project Bluebird" --reviewer Jane
       tracepub review out/ --add-regex 'ACME-[0-9]{6}' --json
       tracepub review out/ --drop-session 8f2c1e4a
+      tracepub review out/ --web                 # the same decisions on a local page
     """
     from tracepub.review import interactive as rv
 
+    if web:  # the page locks DIR for each change it makes, as these commands do
+        from tracepub.review.web.server import serve
+
+        with _refusals():
+            serve(dir, port, not no_browser, reviewer, secrets, secrets_files)
+        return
     with _refusals():
         rv.check_dir(dir)
         scripted = keep or redact_ids or add or add_regex or drop_ids or restore_ids
