@@ -47,7 +47,7 @@ def test_pieces_cover_the_text_and_overlap():
     text = ("x" * 99 + "\n") * 5000
     got = pieces(text, 64_000, 4_000)
     assert got[0][0] == 0 and got[-1][1] == len(text)
-    for (a, b), (c, d) in zip(got, got[1:], strict=False):
+    for (_, b), (c, _) in zip(got, got[1:], strict=False):
         assert c < b and b - c >= 4_000  # neighbours overlap by at least the overlap
         assert text[c + 4_000 - 1] == "\n"  # a piece starts after a line break where one is near
 

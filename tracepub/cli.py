@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tracepub import __version__
+from tracepub import __version__, options
 from tracepub.errors import Refusal
 from tracepub.outdir import OutDir, locked
 
@@ -248,48 +248,12 @@ def _writing(out: Path, create: bool = False) -> AbstractContextManager[None]:
     return locked(out, create)
 
 
-def _check(fn: Callable[[str], str]) -> Callable[[click.Context, click.Parameter, Any], Any]:
-    """A click callback running a validator on each value of a repeatable option (exit 2 on error)."""
-
-    def callback(ctx: click.Context, param: click.Parameter, values: Any) -> Any:
-        try:
-            return tuple(fn(v) for v in values) if isinstance(values, tuple) else fn(values)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc)) from None
-
-    return callback
-
-
-def _add_check(v: str) -> str:
-    from tracepub.review.interactive import validate_add
-
-    return validate_add(v)
-
-
-def _regex_check(v: str) -> str:
-    from tracepub.review.interactive import validate_regex
-
-    return validate_regex(v)
-
-
-def _repo_check(v: str) -> str:
-    from tracepub.publish.hub import check_repo_id
-
-    return check_repo_id(v)
-
-
-def _prefix_check(v: str) -> str:
-    from tracepub.publish.hub import check_prefix
-
-    return check_prefix(v)
-
-
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--keep", multiple=True, metavar="ID", help="Leave this value in clear (a value id or a finding id).")
 @click.option("--redact", "redact_ids", multiple=True, metavar="ID", help="Redact this value again (undo --keep).")
-@click.option("--add", multiple=True, metavar="TEXT", callback=_check(_add_check), help="Always redact this text.")
-@click.option("--add-regex", multiple=True, metavar="RE", callback=_check(_regex_check),
+@click.option("--add", multiple=True, metavar="TEXT", callback=options.check(options.add_check), help="Always redact this text.")
+@click.option("--add-regex", multiple=True, metavar="RE", callback=options.check(options.regex_check),
               help="Always redact what this regular expression matches.")
 @click.option("--reviewer", default=None, help="Who decides (recorded with each decision; default: your login).")
 @click.option("--drop-session", "drop_ids", multiple=True, metavar="ID",
@@ -465,7 +429,7 @@ def _license(dir: Path, license_: str | None, yes: bool) -> str | None:
 
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--repo", required=True, callback=_check(_repo_check), help="Hub dataset to publish to: OWNER/NAME.")
+@click.option("--repo", required=True, callback=options.check(options.repo_check), help="Hub dataset to publish to: OWNER/NAME.")
 @click.option("--public", is_flag=True, help="Make a new dataset public (default: private).")
 @click.option("--dry-run", is_flag=True, help="Check everything locally and list what would be sent; send nothing.")
 @click.option("--message", default=None, help="Commit message (the manifest sha256 is always appended).")
@@ -474,7 +438,7 @@ def _license(dir: Path, license_: str | None, yes: bool) -> str | None:
               help="Only checked: must equal the signed card's license (change it with approve).")
 @click.option("--pr", is_flag=True, help="Contribute to an existing dataset: open a pull request with the signed "
               "session files under --path-in-repo (the card is not sent).")
-@click.option("--path-in-repo", "path_in_repo", default=None, metavar="PREFIX", callback=_check(_prefix_check),
+@click.option("--path-in-repo", "path_in_repo", default=None, metavar="PREFIX", callback=options.check(options.prefix_check),
               help="With --pr: the folder the session files go under (default: sessions, so sessions/<harness>/...).")
 @click.option("--timeout", default=60.0, type=click.FloatRange(1, 3600), show_default=True,
               help="Seconds to wait for the Hub on each connection, read and write before giving up.")
