@@ -86,7 +86,7 @@ SOURCES = [
 
 SECRETS_PER_MB = 5.0  # of step text: ~2.5 per MB on disk (envelopes, tool output written twice)
 SESSION_MU, SESSION_SIGMA = 10.75, 0.8  # lognormal text budget per session: median ~47 KB of step text
-PHONE_P, NAME_P = 0.02, 0.05  # per prose step: with the fixtures, ~1 phone and ~3 names per session
+PHONE_P, NAME_P = 0.025, 0.075  # per prose step: with the fixtures, ~1 phone and ~3 names per session
 
 # Common kinds, as they are shaped (fakes.expand templates): (type, variable name, template).
 SECRET_KINDS: list[tuple[str, str, str]] = [

@@ -405,7 +405,7 @@ def print_report(r: dict) -> None:
         f"input       {mb:.1f} MB: {per} sessions of the mix ({r['mix']}); {r['cores']} cores, load {r['load']:.1f}"
     )
     tp = r["tools"][0]
-    print(f"{'tool':<12}{'MB/s':>7}{'MB/CPU-s':>10}{'peak RSS':>11}  {'tracepub vs it':>15}  runs (s)")
+    print(f"{'tool':<12}{'MB/s':>7}{'MB/CPU-s':>10}{'peak RSS':>11}  {'tracepub/peer':>15}  runs (s)")
     for t in r["tools"]:
         ratio = "" if t is tp else f"{tp['mb_per_s'] / t['mb_per_s']:.2f}x"
         runs = ", ".join(f"{x:.1f}" for x in t["runs_seconds"])
