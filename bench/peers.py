@@ -306,11 +306,12 @@ BLOB_KEYS = frozenset({"signature", "thinkingSignature", "encrypted_content"})
 def harmless_lines(files: Iterable[Path], avoid: list[str]) -> dict[str, set[str]]:
     """The distinct lines of the input's strings (24 to 300 characters, line numbers of a file
     read cut off) that no redactor should remove: none holds a planted value, an email, the
-    user's name, username or home (nor is it a line of a planted key), nor JSON (a peer may keep
-    JSON it parsed in another form).
+    user's name, username or any home folder (nor is it a line of a planted key), nor JSON (a
+    peer may keep JSON it parsed in another form).
     ``text``: lines with a space (prose, code, logs, diffs, test output); ``ids``: single tokens
     (uuids, timestamps, message ids: what a tool that exports its own schema may drop)."""
-    auto = ahocorasick_rs.AhoCorasick(sorted({a for a in avoid if a} | {"PRIVATE KEY-----"}))
+    # "/home/": a home folder cut short (titles and summaries keep a prompt's first 60 characters).
+    auto = ahocorasick_rs.AhoCorasick(sorted({a for a in avoid if a} | {"PRIVATE KEY-----", "/home/"}))
     pieces = {ln.strip() for a in avoid if "\n" in a for ln in a.split("\n")}  # a key's body, line by line
     out: dict[str, set[str]] = {"text": set(), "ids": set()}
     for path in files:

@@ -124,6 +124,7 @@ def test_harmless_lines_leave_out_planted_values_identity_keys_and_json(tmp_path
             f"GITHUB_TOKEN={v['github']}",  # a planted value
             "Author: Jane Doe <jane.doe@acme-corp.dev> wrote this",  # an email (and the user's name)
             "/home/jdoe/src/acme-api/src/order/get_order.py:12: TODO",  # the user's home
+            "Why is the order job so slow on large inputs? I'm in /home/jd",  # a home cut short
             v["pem"].split("\n")[1],  # a line of a planted key
             "-----BEGIN RSA PRIVATE KEY-----",
             '{"id": 12, "status": "ok", "items": ["a", "b"]}',  # JSON a peer may keep parsed
