@@ -73,6 +73,7 @@ MIX_WRITERS: list[type[Writer]] = [
     HermesDbWriter,
 ]
 HARNESSES = [w.harness for w in MIX_WRITERS]
+_TOP = {"claude_code": "claude", "codex": "codex", "pi": "pi", "gemini": "gemini"}  # a JSONL harness's folder
 # The files each generator module writes with: the cache key of a generated corpus (throughput.py),
 # so that a change to any of them makes a new corpus instead of timing a stale one.
 SOURCES = [
@@ -86,7 +87,7 @@ SOURCES = [
 
 SECRETS_PER_MB = 5.0  # of step text: ~2.5 per MB on disk (envelopes, tool output written twice)
 SESSION_MU, SESSION_SIGMA = 10.75, 0.8  # lognormal text budget per session: median ~47 KB of step text
-PHONE_P, NAME_P = 0.025, 0.075  # per prose step: with the fixtures, ~1 phone and ~3 names per session
+PHONE_P, NAME_P = 0.05, 0.15  # per prose step: with the fixtures, ~0.8 phones and ~2.4 names a session
 
 # Common kinds, as they are shaped (fakes.expand templates): (type, variable name, template).
 SECRET_KINDS: list[tuple[str, str, str]] = [
@@ -175,9 +176,9 @@ class Mix:
     def with_people(self, text: str) -> str:
         """Prose, now and then with a person's name or a phone number in it."""
         r = self.rng
-        if r.random() < NAME_P * 2:
+        if r.random() < NAME_P:
             text = f"{text} {self.name_line()}" if r.random() < 0.7 else f"{self.name_line()} {text}"
-        if r.random() < PHONE_P * 2:
+        if r.random() < PHONE_P:
             text = f"{text} {self.phone_line()}"
         return text
 
@@ -403,9 +404,6 @@ def generate(out: Path, size: int, seed: int = 1) -> MixCorpus:
     _write_jsonl(out / "sessions.jsonl", sessions)
     (out / "env.json").write_text(json.dumps(env, indent=2) + "\n", encoding="utf-8")
     return MixCorpus(out, corpus_dir, env, mix.labels, sessions, _disk(corpus_dir))
-
-
-_TOP = {"claude_code": "claude", "codex": "codex", "pi": "pi", "gemini": "gemini"}
 
 
 def _disk(folder: Path) -> int:
