@@ -22,7 +22,7 @@ the output. The peers, pinned, each installed on first use into a venv of its ow
 is skipped with pip's reason:
 
 - neuralyzer 0.1.0 (PyPI; github.com/sandeepsirodia/neuralyzer): one Python file, no
-  dependencies. Regular expressions only: 13 provider patterns and a keyword + entropy rule;
+  dependencies. Regular expressions only: 12 shapes of secret and a keyword + entropy rule;
   secrets only (no names, phone numbers, emails or usernames). ``neuralyzer scrub --apply PATHS``
   rewrites the session files in place, line for line (so each round scrubs a fresh copy; the
   copy is not timed). One process.
@@ -79,7 +79,7 @@ PEERS = {
     "neuralyzer": Peer(
         "neuralyzer",
         "neuralyzer==0.1.0",
-        "regex only (13 provider patterns + keyword/entropy); secrets only; rewrites the files in place",
+        "regex only (12 shapes + a keyword/entropy rule); secrets only; rewrites the files in place",
     ),
     "dataclaw": Peer(
         "dataclaw",
@@ -474,7 +474,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown peer(s): {', '.join(unknown)} (known: {', '.join(PEERS)})")
 
     PEERS_DIR.mkdir(parents=True, exist_ok=True)
-    folder, _env_ = throughput.corpus("mix", args.mix_size, False, args.seed)
+    folder, _ = throughput.corpus("mix", args.mix_size, False, args.seed)
     inp = build_input(folder.parent, args.size)
     installed: dict[str, Path] = {}
     skipped: dict[str, str] = {}
@@ -491,13 +491,21 @@ def main(argv: list[str] | None = None) -> int:
     runs: dict[str, list[Run]] = {"tracepub": [], **{n: [] for n in installed}}
     runners = {"neuralyzer": run_neuralyzer, "dataclaw": run_dataclaw}
     for i in range(max(1, args.repeat)):
-        for name in runs:
+        for name in list(runs):
             t = time.perf_counter()
-            run = (
-                run_tracepub(inp, work, args.jobs)
-                if name == "tracepub"
-                else runners[name](installed[name], inp, work)
-            )
+            try:
+                run = (
+                    run_tracepub(inp, work, args.jobs)
+                    if name == "tracepub"
+                    else runners[name](installed[name], inp, work)
+                )
+            except SystemExit as failed:  # measured() exits on a failed command, with its stderr
+                if name == "tracepub":
+                    raise
+                skipped[name] = f"its run failed: {str(failed)[-600:]}"
+                print(f"{name}: skipped, {skipped[name]}", file=sys.stderr)
+                del runs[name]
+                continue
             runs[name].append(run)
             print(
                 f"round {i + 1}: {name} {run.seconds:.1f} s ({time.perf_counter() - t:.1f} s with its setup)",
