@@ -17,9 +17,12 @@ round every tool's output is read back (every string, JSON inside strings decode
 secrets left whole or in part (any 16-character piece, as bench/eval.py counts), names and
 phone numbers left, and the distinct harmless lines of the input's text (code, logs, diffs,
 prose: lines that hold no planted value, no email and nothing of the user's) still found in
-the output. The peers, pinned, each installed on first use into a venv of its own under
-``bench/.cache/peers/`` (never into the project's environment); a peer that cannot be installed
-is skipped with pip's reason:
+the output. The peers are pinned, and each is installed on first use into a venv of its own
+under ``bench/.cache/peers/`` (never into the project's environment); a peer that cannot be
+installed is skipped with pip's reason (and one whose run fails, with its error). The last round's outputs
+stay in ``bench/.cache/peers/work/`` to be looked at.
+
+The tools:
 
 - neuralyzer 0.1.0 (PyPI; github.com/sandeepsirodia/neuralyzer): one Python file, no
   dependencies. Regular expressions only: 12 shapes of secret and a keyword + entropy rule;
