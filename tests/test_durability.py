@@ -58,6 +58,6 @@ def test_redact_and_approve_sync_each_file_before_its_rename_and_the_folder_afte
     assert any(p.startswith("dataset/claude_code/") and p.endswith(".jsonl") for p in placed)
 
     events.clear()
-    r = invoke("approve", out, "--reviewer", "Jane Doe", "--yes")
+    r = invoke("approve", out, "--reviewer", "Jane Doe", "--license", "cc-by-4.0", "--yes")
     assert r.exit_code == 0, r.output
     assert {"signoff.json", "manifest.json", "dataset/README.md"} <= _check(events, out)

@@ -133,7 +133,7 @@ def test_interactive_keep_add_and_quit(tmp_path):
     assert p.ticket in text  # kept in clear
     assert p.codename not in text  # added
     actions = [e["action"] for e in decisions.read(out)]
-    assert actions == ["keep", "add"]
+    assert actions == ["add", "keep"]  # in the order they were made, each written when made
 
 
 def test_interactive_quit_records_nothing(tmp_path):

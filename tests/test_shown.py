@@ -91,7 +91,7 @@ def test_every_command_prints_paths_and_values_escaped(tmp_path, hub):
     for args in (
         ("review", out),
         ("review", out, "--add", f"ACME{RLO}x"),
-        ("approve", out, "--reviewer", "Jane", "--yes"),
+        ("approve", out, "--reviewer", "Jane", "--license", "mit", "--yes"),
         ("publish", out, "--repo", "jane/traces", "--dry-run"),
     ):
         r = invoke(*args)

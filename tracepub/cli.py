@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from tracepub import __version__
+from tracepub import __version__, options
 from tracepub.errors import Refusal
 from tracepub.outdir import OutDir, locked
 from tracepub.shown import echo, for_terminal, json_for_terminal, style
 
 if TYPE_CHECKING:
-    from tracepub.publish.signoff import Plan
     from tracepub.review.sessions import DropResult
     from tracepub.runtypes import RunSummary
     from tracepub.selection.select import Selection
@@ -139,6 +138,10 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
         echo(f"Problems: {len(disc.problems)}", err=True)
         for p in disc.problems[:20]:
             echo(f"  {p}", err=True)
+    if sel.no_project:
+        from tracepub.terminal import no_project_warning
+
+        echo(no_project_warning(sel.no_project), err=True)
 
 
 @cli.command()
@@ -156,13 +159,15 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
 @click.option("--title", default=None, help="Title for the dataset card.")
 @click.option("--strict", is_flag=True, help="Exit with status 1 if any problem was reported.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+@click.option("--verbose", "-v", is_flag=True, help="Also print the count of every type found (the report has it too).")
 @selection_options
 @click.option("--deny", multiple=True, metavar="PATTERN",
               help="Leave out every session that mentions PATTERN anywhere (case-insensitive; "
                    "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.")
 def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, ...], secrets_file: Path | None,
            config_path: Path | None, no_ner: bool, keep_blobs: bool, license_: str | None, title: str | None,
-           strict: bool, as_json: bool, projects: tuple[str, ...] = (), since: str | None = None,
+           strict: bool, as_json: bool, verbose: bool = False, projects: tuple[str, ...] = (),
+           since: str | None = None,
            until: str | None = None, harnesses: tuple[str, ...] = (), session_ids: tuple[str, ...] = (),
            exclude_ids: tuple[str, ...] = (), deny: tuple[str, ...] = ()) -> None:
     """Find and redact secrets and personal data; write DIR/dataset, DIR/review, DIR/manifest.json.
@@ -216,54 +221,17 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
     if as_json:
         _echo_json(summary.to_json())
     else:
-        _print_summary(summary)
+        _print_summary(summary, verbose)
     if strict and summary.problems:
         raise Refused(f"{len(summary.problems)} problem(s) reported and --strict was given")
 
 
-def _print_summary(s: RunSummary) -> None:
-    err = sys.stderr
-    mb = s.bytes_in / 1e6
-    echo(f"Read {s.files} session file(s), {s.records} records, {mb:.1f} MB.", file=err)
-    for h, n in s.harnesses.items():
-        echo(f"  {h}: {n}", file=err)
-    total = sum(s.findings.values())
-    echo(f"Findings: {total}", file=err)
-    for t, n in s.findings.items():
-        echo(f"  {t}: {n}", file=err)
-    if s.blobs:
-        echo("Removed blobs: " + ", ".join(f"{k} {v}" for k, v in s.blobs.items()), file=err)
-    if s.ner is None:
-        echo("Notice: NER for person names was off (no spaCy model installed, or --no-ner).", file=err)
-    _print_selection(s)
-    from tracepub.sources.discover import skipped_lines
+def _print_summary(s: RunSummary, verbose: bool = False) -> None:
+    """What needs the user first (flagged values, problems, skipped files, the next command)."""
+    from tracepub.terminal import redact_summary
 
-    for line in skipped_lines(s.skipped):
-        echo(line, file=err)
-    if s.duplicates:
-        echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
-                   "(OpenCode/Hermes DB; listed in review/run.json).", file=err)
-    if s.problems:
-        echo(f"Problems: {len(s.problems)}", file=err)
-        for p in s.problems[:20]:
-            echo(f"  {p}", file=err)
-    echo(f"Review the report: {OutDir(s.out).report}", file=err)
-
-
-def _print_selection(s: RunSummary) -> None:
-    err = sys.stderr
-    counts = (s.selection or {}).get("counts", {})
-    if counts.get("excluded"):
-        echo(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).", file=err)
-    if s.dropped:
-        echo(f"Dropped in review (left out): {len(s.dropped)} session(s)", file=err)
-        for d in s.dropped[:20]:
-            echo(f"  {d['session']}", file=err)
-    if s.denied:
-        echo(f"Denied (left out of dataset/): {len(s.denied)} session(s)", file=err)
-        for d in s.denied[:20]:
-            echo(f"  {d['session']}  {d['file']}: rule {d['rule']!r} ({d['origin']}) matched "
-                       f"{d['masked']!r} at {d['where']}", file=err)
+    for line in redact_summary(s, verbose):
+        echo(line, err=True)
 
 
 class _refusals:
@@ -284,42 +252,12 @@ def _writing(out: Path, create: bool = False) -> AbstractContextManager[None]:
     return locked(out, create)
 
 
-def _check(fn: Callable[[str], str]) -> Callable[[click.Context, click.Parameter, Any], Any]:
-    """A click callback running a validator on each value of a repeatable option (exit 2 on error)."""
-
-    def callback(ctx: click.Context, param: click.Parameter, values: Any) -> Any:
-        try:
-            return tuple(fn(v) for v in values) if isinstance(values, tuple) else fn(values)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc)) from None
-
-    return callback
-
-
-def _add_check(v: str) -> str:
-    from tracepub.review.interactive import validate_add
-
-    return validate_add(v)
-
-
-def _regex_check(v: str) -> str:
-    from tracepub.review.interactive import validate_regex
-
-    return validate_regex(v)
-
-
-def _repo_check(v: str) -> str:
-    from tracepub.publish.hub import check_repo_id
-
-    return check_repo_id(v)
-
-
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--keep", multiple=True, metavar="ID", help="Leave this value in clear (a value id or a finding id).")
 @click.option("--redact", "redact_ids", multiple=True, metavar="ID", help="Redact this value again (undo --keep).")
-@click.option("--add", multiple=True, metavar="TEXT", callback=_check(_add_check), help="Always redact this text.")
-@click.option("--add-regex", multiple=True, metavar="RE", callback=_check(_regex_check),
+@click.option("--add", multiple=True, metavar="TEXT", callback=options.check(options.add_check), help="Always redact this text.")
+@click.option("--add-regex", multiple=True, metavar="RE", callback=options.check(options.regex_check),
               help="Always redact what this regular expression matches.")
 @click.option("--reviewer", default=None, help="Who decides (recorded with each decision; default: your login).")
 @click.option("--drop-session", "drop_ids", multiple=True, metavar="ID",
@@ -329,10 +267,13 @@ def _repo_check(v: str) -> str:
 @click.option("--all", "all_values", is_flag=True, help="Go through every value, not only the flagged ones.")
 @click.option("--interactive", is_flag=True, help="Ask about each value even if input is not a terminal.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
+@click.option("--web", is_flag=True, help="Review on a local page in the browser (127.0.0.1, a one-time token).")
+@click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port for --web (default: a free one).")
+@click.option("--no-browser", is_flag=True, help="With --web: print the address, do not open a browser.")
 def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: tuple[str, ...],
            add_regex: tuple[str, ...], drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
            secrets: tuple[str, ...], secrets_files: tuple[Path, ...], reviewer: str | None, all_values: bool,
-           interactive: bool, as_json: bool) -> None:
+           interactive: bool, as_json: bool, web: bool = False, port: int = 0, no_browser: bool = False) -> None:
     """Decide on findings: keep a value in clear, redact it, or add what the detectors missed.
 
     On a terminal (without decision options) it goes through the flagged values one by one.
@@ -346,9 +287,16 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
       tracepub review out/ --keep 3f2a9c0d1e2b4a5c --add "Project Bluebird" --reviewer Jane
       tracepub review out/ --add-regex 'ACME-[0-9]{6}' --json
       tracepub review out/ --drop-session 8f2c1e4a
+      tracepub review out/ --web                 # the same decisions on a local page
     """
     from tracepub.review import interactive as rv
 
+    if web:  # the page locks DIR for each change it makes, as these commands do
+        from tracepub.review.web.server import serve
+
+        with _refusals():
+            serve(dir, port, not no_browser, reviewer, secrets, secrets_files)
+        return
     with _refusals():
         rv.check_dir(dir)
         scripted = keep or redact_ids or add or add_regex or drop_ids or restore_ids
@@ -362,8 +310,13 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
             return
         with _writing(dir):  # before the questions: what is asked about is what gets decided on
             if asks:
-                answers = rv.interactive(dir, reviewer, all_values, echo, click.prompt, style)
-                keep, redact_ids, add, add_regex, drop_ids = map(tuple, answers)
+                outcome, sessions_done = _ask_review(dir, reviewer, all_values, as_json, secrets, secrets_files)
+                if as_json:
+                    _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
+                else:
+                    for line in rv.describe(dir, outcome):
+                        echo(line, err=True)
+                return
             sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
             if sessions_done and not (keep or redact_ids or add or add_regex):
                 if as_json:
@@ -379,6 +332,22 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
     else:
         for line in [*(r.message() for r in sessions_done), *rv.describe(dir, outcome)]:
             echo(line, err=True)
+
+
+def _ask_review(dir: Path, reviewer: str | None, all_values: bool, as_json: bool, secrets: tuple[str, ...],
+                secrets_files: tuple[Path, ...]) -> tuple[Any, list[DropResult]]:
+    """The terminal review: each decision is recorded as it is made, then applied at once. On
+    Ctrl-C nothing is lost: what was decided is in decisions.jsonl, applied by the next review."""
+    from tracepub.review import interactive as rv
+
+    asked = rv.Asked()
+    try:
+        rv.interactive(dir, reviewer, all_values, echo, click.prompt, style, asked)
+    except click.Abort:
+        n = len(asked.outcome.appended) + len(asked.dropped)
+        raise Refused(f"interrupted: {n} decision(s) made so far are saved in {OutDir(dir).decisions} "
+                      f"(dropped sessions are out already); run `tracepub review {dir}` to apply them") from None
+    return rv.finish(dir, asked, progress=not as_json, secrets=secrets, secrets_files=secrets_files), asked.dropped
 
 
 def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
@@ -402,14 +371,19 @@ def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, 
 @click.option("--reviewer", required=True, help="Your name, as it will appear in the dataset card and signoff.json.")
 @click.option("--license", "license_", default=None, help="Set the card's license (e.g. cc-by-4.0) before signing.")
 @click.option("--title", default=None, help="Set the card's title before signing.")
+@click.option("--language", default=None, metavar="CODE",
+              help="The card's language tag (ISO 639-1, default en): the language of the prompts.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
-def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, yes: bool, as_json: bool) -> None:
+def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, yes: bool, as_json: bool,
+            language: str | None = None) -> None:
     """Sign off the exact bytes in DIR/dataset (writes DIR/signoff.json).
 
-    Refuses if the files on disk do not match DIR/manifest.json. Shows what will be published
-    and asks for confirmation; then writes the reviewer and date into the dataset card,
-    rewrites the manifest and binds signoff.json to its sha256 and run id.
+    Refuses if the files on disk do not match DIR/manifest.json. A license must be chosen (here
+    with --license, or given to redact); without one approve asks for it, or refuses with --yes.
+    Shows what will be published and asks for confirmation; then writes the reviewer, the date
+    and the license into the dataset card, rewrites the manifest and binds signoff.json to its
+    sha256 and run id.
 
     \b
     Examples:
@@ -419,9 +393,14 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
     from tracepub.publish import signoff as so
 
     with _refusals(), _writing(dir):  # before the plan: what is shown is what gets signed
-        plan = so.plan(dir, license_, title)
+        plan = so.plan(dir, license_, title)  # refuses first what approve cannot sign at all
+        license_ = _license(dir, license_, yes)
+        plan.card["license"] = license_ or plan.card["license"]
         if not as_json:
-            _print_plan(dir, plan)
+            from tracepub.terminal import plan_lines
+
+            for line in plan_lines(dir, plan):
+                echo(line, err=True)
         if not yes:
             try:
                 ok = click.confirm(for_terminal(f"Sign off these {len(plan.files)} file(s) as {reviewer}?"), default=False,
@@ -430,7 +409,7 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
                 ok = False
             if not ok:
                 raise Refused("not approved: nothing was signed (pass --yes to approve without a prompt)")
-        signed = so.approve(dir, reviewer, license_, title)
+        signed = so.approve(dir, reviewer, license_, title, language=language)
     if as_json:
         _echo_json({"signoff": signed, "plan": plan.to_json()})
     else:
@@ -438,37 +417,45 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
         echo(f"Next: tracepub publish {dir} --repo OWNER/NAME  (private unless --public)", err=True)
 
 
-def _print_plan(dir: Path, plan: Plan) -> None:
-    err = sys.stderr
-    echo(f"About to sign {len(plan.files)} file(s), {plan.bytes:,} bytes, in {dir / 'dataset'}:", file=err)
-    for name, meta in list(sorted(plan.files.items()))[:40]:
-        echo(f"  {meta['size']:>12,}  {name}", file=err)
-    if len(plan.files) > 40:
-        echo(f"  … and {len(plan.files) - 40} more (see manifest.json)", file=err)
-    echo(f"Sessions: {plan.sessions} (" + ", ".join(f"{h} {n}" for h, n in plan.harnesses.items()) + ")",
-               file=err)
-    echo("Findings by action: " + (", ".join(f"{a} {n}" for a, n in plan.actions.items()) or "none"), file=err)
-    if plan.flagged_values:
-        echo(f"{plan.flagged_values} flagged value(s) were not decided on; they stay redacted.", file=err)
-    if plan.problems:
-        echo(f"{plan.problems} problem(s) were reported while reading (see the report).", file=err)
-    echo(f"Card: license {plan.card['license']}" + (f", title {plan.card['title']!r}" if plan.card['title']
-                                                         else ""), file=err)
+def _license(dir: Path, license_: str | None, yes: bool) -> str | None:
+    """The license to sign under: given, or stored from redact, or asked for (never a silent
+    ``other``); with --yes and none at all, approve refuses (``signoff.require_license``)."""
+    from tracepub.publish import signoff as so
+    from tracepub.review import runstate
+
+    stored = runstate.read(dir).get("options", {}).get("card", {}).get("license")
+    if license_ or stored or yes:
+        so.require_license(dir, license_)
+        return license_
+    try:
+        chosen = click.prompt("License for the dataset card (a Hub license id, e.g. cc-by-4.0, cc0-1.0, mit)",
+                              default="", show_default=False, err=True).strip()
+    except click.Abort:
+        chosen = ""
+    so.require_license(dir, chosen or None)
+    return chosen
 
 
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--repo", required=True, callback=_check(_repo_check), help="Hub dataset to publish to: OWNER/NAME.")
+@click.option("--repo", required=True, callback=options.check(options.repo_check), help="Hub dataset to publish to: OWNER/NAME.")
 @click.option("--public", is_flag=True, help="Make a new dataset public (default: private).")
 @click.option("--dry-run", is_flag=True, help="Check everything locally and list what would be sent; send nothing.")
 @click.option("--message", default=None, help="Commit message (the manifest sha256 is always appended).")
 @click.option("--replace", is_flag=True, help="Overwrite files that exist in the dataset with other content.")
 @click.option("--license", "license_", default=None,
               help="Only checked: must equal the signed card's license (change it with approve).")
+@click.option("--pr", is_flag=True, help="Contribute to an existing dataset: open a pull request with the signed "
+              "session files under --path-in-repo (the card is not sent).")
+@click.option("--path-in-repo", "path_in_repo", default=None, metavar="PREFIX", callback=options.check(options.prefix_check),
+              help="With --pr: the folder the session files go under (default: sessions, so sessions/<harness>/...).")
+@click.option("--timeout", default=60.0, type=click.FloatRange(1, 3600), show_default=True,
+              help="Seconds to wait for the Hub on each connection, read and write before giving up.")
 @secret_options
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
 def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | None, replace: bool,
-            license_: str | None, secrets: tuple[str, ...], secrets_files: tuple[Path, ...], as_json: bool) -> None:
+            license_: str | None, secrets: tuple[str, ...], secrets_files: tuple[Path, ...], as_json: bool,
+            pr: bool = False, path_in_repo: str | None = None, timeout: float = 60.0) -> None:
     """Verify the sign-off, re-scan, and upload DIR/dataset in one commit.
 
     Refuses (exit 1, nothing sent) without a matching sign-off, if any byte of DIR/dataset
@@ -480,25 +467,26 @@ def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | No
       tracepub publish out/ --repo me/agent-traces --dry-run
       tracepub publish out/ --repo me/agent-traces
       tracepub publish out/ --repo my-org/agent-traces --public --message "June sessions"
+      tracepub publish out/ --repo trace-commons/agent-traces --pr --public
     """
     from tracepub.publish import gate as pb
+    from tracepub.terminal import publish_lines
 
+    if path_in_repo is not None and not pr:
+        raise click.UsageError("--path-in-repo is for --pr (a plain publish sends dataset/ as it is)")
     with _refusals(), _writing(dir):  # it stages copies in DIR; nothing may change dataset/ meanwhile
-        result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
-                            license_=license_, secrets=secrets, secrets_files=secrets_files)
+        try:
+            result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
+                                license_=license_, secrets=secrets, secrets_files=secrets_files, pr=pr,
+                                path_in_repo=path_in_repo, timeout=timeout)
+        except KeyboardInterrupt:
+            raise Refused("interrupted: nothing was published unless the commit had gone through (the staging "
+                          "copy was removed); run publish again") from None
     if as_json:
         _echo_json(result.to_json())
         return
-    verb = "Would send" if dry_run else "Sent"
-    echo(f"{verb} {len(result.files)} file(s), {result.bytes:,} bytes, to dataset {repo} "
-               f"({'private' if result.private else 'public'}):")
-    for f in result.files:
-        echo(f"  {f['size']:>12,}  {f['sha256'][:12]}  {f['path']}")
-    echo(f"Commit message: {result.commit_message}")
-    for note in result.notes:
-        echo(f"Note: {note}")
-    if result.url:
-        echo(f"Published: {result.url}" + (f" (commit {result.commit})" if result.commit else ""))
+    for line in publish_lines(result):
+        echo(line)
 
 
 def main() -> None:

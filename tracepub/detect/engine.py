@@ -74,10 +74,10 @@ class Engine:
         self._home_under: frozenset[str] = frozenset()
         self._home_confidence = 1.0
         if self._home_i >= 0:
-            home_d = self.detectors[self._home_i]
+            home_d, exact_d = self.detectors[self._home_i], self.detectors[self._exact_i]
+            assert isinstance(home_d, HomePaths) and isinstance(exact_d, ExactValues)
             self._home_confidence = home_d.CONFIDENCE
-            self._home_under = frozenset(t for t in self.detectors[self._exact_i].types
-                                         if priority(t) >= priority(home_d.TYPE))
+            self._home_under = frozenset(t for t in exact_d.types if priority(t) >= priority(home_d.TYPE))
         self._allow = {v.lower() for v in cfg.allow_values}
         self._allow_rx = [re.compile(p) for p in cfg.allow_regexes]
         # (text or digest, prose) -> [spans of context-free detectors, contextual steps to run,
@@ -126,13 +126,13 @@ class Engine:
                 return d.ner_model  # type: ignore[attr-defined]
         return None
 
-    # Strings longer than HUGE are scanned in pieces of about PIECE characters, cut at a line
+    # Strings longer than HUGE (256 kB) are scanned in pieces of about PIECE characters, cut at a line
     # break where one is near, each read with OVERLAP characters of its neighbours on both
     # sides: a value up to OVERLAP long lies whole in one piece. Time and memory then grow
     # linearly with the string whatever it holds (a 100 MB run of one letter makes millions of
     # trigger hits in one pass over it). Shorter strings, nearly all, are scanned whole.
-    HUGE = 1 << 20
-    PIECE = 256 << 10
+    HUGE = 256 << 10
+    PIECE = 128 << 10
     OVERLAP = 16 << 10
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
@@ -257,9 +257,9 @@ class Engine:
         steps = entry[1]
         key = leaf.key
         if key and (self._by_key or self._key_words):
-            extra = self._for_key(key)
-            if extra:
-                extra = [i for i in extra if all(s[0] != i for s in steps)]
+            for_key = self._for_key(key)
+            if for_key:
+                extra = [i for i in for_key if all(s[0] != i for s in steps)]
                 if extra:
                     steps = [*steps, *((i, None) for i in extra)]
         added: list[Span] = []
@@ -396,7 +396,7 @@ def _digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest()[:16]
 
 
-def _put(table: dict, key: tuple, value, limit: int) -> None:
+def _put(table: dict, key: object, value: object, limit: int) -> None:
     if len(table) >= limit:
         table.clear()
     table[key] = value

@@ -189,7 +189,8 @@ class Prefilter:
                                                     for n, i, rx, on_fold, anchor, _, gated in es if anchor is not None])
                                      for es in self._plan_patterns]
         self._beyond = frozenset(n for n, _, rx, _, anchor, _, _ in entries if anchor is None and _one_class(rx.pattern))
-        values = {w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()}
+        values: dict[str, tuple[frozenset[int], tuple[int, ...], tuple[int, ...]]] = {
+            w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()}
         for w, ns in gates.items():
             ids, line_ids, _ = values.get(w, (frozenset(), (), ()))
             values[w] = (ids, line_ids, tuple(ns))
@@ -387,7 +388,7 @@ class Prefilter:
                     # A split group's parts count their lines together, each line once (a lone
                     # pattern's matches are on lines one after another: none is seen twice).
                     group = self._split.get(n)
-                    covered, seen = split.get(group) or (0, set())
+                    covered, seen = (split.get(group) if group is not None else None) or (0, set())
                     while m is not None:
                         start = m.start()
                         pos.append(start)

@@ -39,6 +39,7 @@ class ValueGroup:
     conf_max: float = 0.0
     files: dict[str, None] = field(default_factory=dict)  # ordered set, capped
     n_files: int = 0
+    more_files: set[str] = field(default_factory=set)  # the files past the cap, so each counts once
     snippets: list[dict[str, str]] = field(default_factory=list)
     finding_id: str = ""  # the first finding's id (review accepts it too)
 
@@ -112,10 +113,7 @@ def add_finding(agg: Aggregate, f: dict, file: str) -> None:
     in_name = "#file" in f.get("path", "")
     if f.get("placeholder") and (g.placeholder is None or (g.placeholder[:1] != "<" and not in_name)):
         g.placeholder = f["placeholder"]  # prefer the <TYPE_…> form to a file-name one
-    if file not in g.files:
-        g.n_files += 1
-        if len(g.files) < FILES_PER_VALUE:
-            g.files[file] = None
+    _count_file(g, file)
     if len(g.snippets) < SNIPPETS_PER_VALUE:
         ctx = f.get("context") or {}
         snip = {
@@ -389,6 +387,19 @@ def _more_snippets(snippets: list[dict[str, str]], later: list[dict[str, str]]) 
             snippets.append(snip)
 
 
+def _count_file(g: ValueGroup, file: str) -> None:
+    """Count ``file`` once for ``g``, however many findings of the value it holds and in whatever
+    order they come (a file's name, then its content). Counting each finding once the shown list
+    was full made "1,076× in 957 files" of a value in 72 files."""
+    if file in g.files or file in g.more_files:
+        return
+    g.n_files += 1
+    if len(g.files) < FILES_PER_VALUE:
+        g.files[file] = None
+    else:
+        g.more_files.add(file)
+
+
 def merge(agg: Aggregate, fold: FileFold) -> None:
     """Fold a file's findings into ``agg`` as ``aggregate`` would have, one by one."""
     if not fold.total:
@@ -405,12 +416,7 @@ def merge(agg: Aggregate, fold: FileFold) -> None:
         g.actions.update(o.actions)
         g.conf_min, g.conf_max = min(g.conf_min, o.conf_min), max(g.conf_max, o.conf_max)
         g.placeholder = _then(g.placeholder, o)
-        if file not in g.files:  # add_finding counts every finding once the list is full (kept as it is)
-            if len(g.files) < FILES_PER_VALUE:
-                g.n_files += 1
-                g.files[file] = None
-            else:
-                g.n_files += o.count
+        _count_file(g, file)
         _more_snippets(g.snippets, o.snippets)
     agg.by_type.update(fold.by_type)
     agg.by_detector.update(fold.by_detector)

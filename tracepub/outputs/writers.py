@@ -66,7 +66,7 @@ class _Sha256Raw(io.RawIOBase):
     def fileno(self) -> int:
         return self.fd
 
-    def write(self, b) -> int:  # type: ignore[no-untyped-def,override]  # any buffer, as RawIOBase's
+    def write(self, b) -> int:  # any buffer, as RawIOBase's
         n = os.write(self.fd, b)
         self.sha256.update(memoryview(b)[:n])
         return n

@@ -16,18 +16,31 @@ In order, and refusing at the first failure:
 
 ``--dry-run`` runs 1-5 on dataset/ itself and lists what would be sent; it contacts nothing.
 Steps 1-5 are the same for every target; a target is one module behind ``target.Target``.
+``--pr`` changes only what step 6 does (a pull request of the session files, under a prefix,
+to an existing dataset): the same sign-off, files and re-scan gate it.
+
+The staging copy is removed on every way out: an error, a refusal, a timeout, Ctrl-C and
+SIGTERM (turned into ``KeyboardInterrupt`` while publish runs, so the ``finally`` runs), and
+copies a killed publish left behind are removed by the next one (it holds DIR's lock, so no
+other publish is using them).
 """
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from tracepub import __version__
+from tracepub.errors import Refusal
 from tracepub.outdir import OutDir
 from tracepub.outputs.files import FileTable
-from tracepub.publish.hub import HubTarget
+from tracepub.publish.hub import TIMEOUT, HubTarget, remote_names
 from tracepub.publish.rescan import refuse_hits, rescan
 from tracepub.publish.target import Target
 from tracepub.publish.verify import staged, verify
@@ -47,6 +60,9 @@ class Result:
     url: str | None = None
     commit: str | None = None
     unchanged: int = 0  # files already on the target with the same content
+    nothing_changed: bool = False  # every file was there already: no commit was made
+    pr: bool = False
+    pr_url: str | None = None
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -62,19 +78,45 @@ def _commit_message(message: str | None, sha: str, n: int) -> str:
     return f"{head} [tracepub manifest sha256:{sha}]"
 
 
+@contextlib.contextmanager
+def _interruptible() -> Iterator[None]:
+    """SIGTERM (and SIGHUP) raise ``KeyboardInterrupt`` meanwhile, as Ctrl-C does, so a killed
+    publish still runs its ``finally`` blocks (the staging copy is removed)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
 def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False, message: str | None = None,
             replace: bool = False, license_: str | None = None, secrets: tuple[str, ...] = (),
-            secrets_files: tuple[Path, ...] = (), target: Target | None = None) -> Result:
+            secrets_files: tuple[Path, ...] = (), target: Target | None = None, pr: bool = False,
+            path_in_repo: str | None = None, timeout: float = TIMEOUT) -> Result:
     target = target or target_for()
     target.check_id(repo)
     signoff, manifest = verify(out, license_)
     signed: FileTable = manifest["files"]
     names = sorted(signed)
+    paths = remote_names(names, pr, path_in_repo)
+    target.check_paths(sorted(paths.values()))
+    if not paths:
+        raise Refusal(f"{OutDir(out).dataset} holds no session file to contribute: nothing was sent")
     sha = signoff["manifest_sha256"]
-    result = Result(repo=repo, dry_run=dry_run, private=not public, manifest_sha256=sha,
-                    files=[{"path": n, "size": signed[n]["size"], "sha256": signed[n]["sha256"]} for n in names],
-                    bytes=sum(signed[n]["size"] for n in names),
-                    commit_message=_commit_message(message, sha, len(names)))
+    sent_names = [n for n in names if n in paths]
+    result = Result(repo=repo, dry_run=dry_run, private=not public, manifest_sha256=sha, pr=pr,
+                    files=[{"path": paths[n], "size": signed[n]["size"], "sha256": signed[n]["sha256"]}
+                           for n in sent_names],
+                    bytes=sum(signed[n]["size"] for n in sent_names),
+                    commit_message=_commit_message(message, sha, len(sent_names)))
     missing: list[str] = []
     if dry_run:
         hits = rescan(OutDir(out).dataset, names, out, signoff["reviewer"], secrets, secrets_files, missing)
@@ -85,7 +127,7 @@ def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False
         result.notes.append("dry run: nothing was sent and the Hub was not contacted "
                             "(existing files and visibility are checked only by a real publish)")
         return result
-    with staged(out, signed) as copies:
+    with _interruptible(), staged(out, signed) as copies:
         hits = rescan(copies.root, names, out, signoff["reviewer"], secrets, secrets_files, missing)
         if hits:
             refuse_hits(hits, out)
@@ -93,9 +135,10 @@ def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False
         description = (f"Signed off by {signoff['reviewer']} at {signoff['time']}; run {signoff['run_id']}; "
                        f"tracepub {__version__}. Every file's sha256 is in the signed manifest.")
         sent = target.send(copies, repo, public=public, replace=replace, message=result.commit_message,
-                           description=description)
+                           description=description, pr=pr, prefix=path_in_repo, timeout=timeout)
     result.private, result.unchanged = sent.private, sent.unchanged
     result.url, result.commit = sent.url, sent.commit
+    result.nothing_changed, result.pr_url = sent.nothing_changed, sent.pr_url
     result.notes.extend(sent.notes)
     return result
 

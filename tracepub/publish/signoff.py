@@ -108,30 +108,40 @@ def plan(out: Path, license_: str | None = None, title: str | None = None) -> Pl
         findings=dict(summary.get("findings", {})),
         flagged_values=flagged,
         problems=len(summary.get("problems", [])),
-        card={"license": meta.get("license") or card.DEFAULT_LICENSE, "title": meta.get("title") or ""},
+        card={"license": meta.get("license") or "", "title": meta.get("title") or ""},
     )
 
 
-def _card_meta(state: dict[str, Any], license_: str | None, title: str | None) -> dict[str, str]:
+def _card_meta(state: dict[str, Any], license_: str | None, title: str | None,
+               language: str | None = None) -> dict[str, str]:
     meta = dict(state.get("options", {}).get("card", {}) or {})
-    if license_:
-        meta["license"] = license_
-    if title:
-        meta["title"] = title
+    for key, value in (("license", license_), ("title", title), ("language", language)):
+        if value:
+            meta[key] = value
     return meta
 
 
+def require_license(out: Path, license_: str | None) -> None:
+    """A dataset is published under a license its reviewer chose: none given to redact or approve
+    is a refusal, never a silent ``other`` (the Hub shows "other" with no terms at all)."""
+    if license_ or runstate.read(out).get("options", {}).get("card", {}).get("license"):
+        return
+    raise Refusal(f"no license chosen for the dataset card: run `tracepub approve {out} --reviewer NAME "
+                  "--license ID` (a Hub license id such as cc-by-4.0, cc0-1.0, mit, apache-2.0)")
+
+
 def approve(out: Path, reviewer: str, license_: str | None = None, title: str | None = None,
-            now: datetime | None = None) -> dict[str, str]:
+            now: datetime | None = None, language: str | None = None) -> dict[str, str]:
     """Settle the card, rewrite the manifest, write signoff.json; returns the signoff."""
     if not reviewer.strip():
         raise Refusal("--reviewer must name the person who reviewed the dataset")
     manifest = verify_disk(out)
+    require_license(out, license_)
     now = now or datetime.now(UTC)
     state = runstate.read(out)
-    meta = _card_meta(state, license_, title)
-    if license_ or title:
-        runstate.update_card(out, {"license": license_, "title": title})
+    meta = _card_meta(state, license_, title, language)
+    if license_ or title or language:
+        runstate.update_card(out, {"license": license_, "title": title, "language": language})
     card.write_card(out, RunSummary.from_json(state.get("summary", {})),
                     {**meta, "reviewer": reviewer.strip(), "date": now.date().isoformat()})
     files = disk_files(out)

@@ -33,6 +33,8 @@ class Sent:
     url: str | None = None
     commit: str | None = None
     unchanged: int = 0  # files already there with the same content
+    nothing_changed: bool = False  # every file was already there: no commit was made
+    pr_url: str | None = None  # the pull request a contribution opened
     notes: list[str] = field(default_factory=list)
 
 
@@ -41,10 +43,27 @@ class Target(Protocol):
         """``repo`` if it names a destination of this target, else ValueError (bad usage)."""
         ...
 
+    def check_paths(self, names: list[str]) -> None:
+        """Refuse (``Refusal``, naming it) a file name this target cannot store; asked before
+        anything is staged."""
+        ...
+
     def send(
-        self, staged: Staged, repo: str, *, public: bool, replace: bool, message: str, description: str
+        self,
+        staged: Staged,
+        repo: str,
+        *,
+        public: bool,
+        replace: bool,
+        message: str,
+        description: str,
+        pr: bool = False,
+        prefix: str | None = None,
+        timeout: float = 60.0,
     ) -> Sent:
         """Upload every staged file to ``repo`` in one commit, or refuse (``Refusal``) with
         nothing sent: a public destination without ``public``, other bytes at one of the
-        paths without ``replace``, no credentials, a failed upload."""
+        paths without ``replace``, no credentials, a failed upload, no answer within
+        ``timeout`` seconds. ``pr``: a pull request to an existing ``repo`` of the session
+        files under ``prefix``. Nothing to send (every file there already): no commit."""
         ...

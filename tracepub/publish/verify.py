@@ -48,8 +48,13 @@ def verify(out: Path, license_: str | None) -> tuple[dict[str, Any], dict[str, A
 @contextlib.contextmanager
 def staged(out: Path, signed: FileTable) -> Iterator[Staged]:
     """Private copies of the signed files, each hashed while copied and checked against the
-    manifest (sha256, and the git blob id, in the same read). The folder is removed afterwards."""
+    manifest (sha256, and the git blob id, in the same read). The folder is removed afterwards,
+    however the block is left; copies an earlier, killed publish left are removed first (the
+    caller holds DIR's lock: no other publish is using them)."""
     od = OutDir(out)
+    for old in od.root.glob(od.STAGING_PREFIX + "*"):
+        if old.is_dir() and not old.is_symlink():
+            shutil.rmtree(old, ignore_errors=True)
     tmp = Path(tempfile.mkdtemp(prefix=od.STAGING_PREFIX, dir=od.root))
     try:
         oids: dict[str, str] = {}

@@ -340,7 +340,7 @@ def records_hashing(reader: Reader, unit: Unit, problems: list[Problem], digest:
     for base in (JsonlReader, JsonDocReader):
         if isinstance(reader, base) and type(reader).records is base.records \
                 and type(reader).records_digest is base.records_digest:
-            return reader.records_digest(unit, problems, digest)  # type: ignore[attr-defined]
+            return reader.records_digest(unit, problems, digest)
     return None
 
 

@@ -11,6 +11,8 @@ Legacy: one pretty-printed ``ConversationRecord`` document, written back as one 
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,11 +49,21 @@ def project_dir(path: Path) -> Path | None:
     return None
 
 
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
 def project_root(path: Path) -> str | None:
     """The working folder: ``<project>/.project_root`` holds it (newer CLIs). A marker that is a
-    symlink to somewhere outside the project folder is not read (``inside``)."""
+    symlink to somewhere outside the project folder is not read (``inside``). Without a marker,
+    the folder's own name when it is one (the CLI names ``tmp/<project>`` after the working
+    folder; older ones after its sha256, which says nothing): ``--project acme-api`` then finds
+    the sessions of ``~/.gemini/tmp/acme-api``, which it silently left out."""
     proj = project_dir(path)
-    marker = inside(proj, ".project_root") if proj is not None else None
+    if proj is None:
+        return None
+    if not os.path.lexists(proj / ".project_root"):  # no marker at all: the folder's name, if it is one
+        return proj.name if proj.parent.name == "tmp" and not _HASH.fullmatch(proj.name) else None
+    marker = inside(proj, ".project_root")  # a marker linked out of the tree is not read, nor guessed past
     if marker is None:
         return None
     try:

@@ -125,6 +125,7 @@ def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: It
     groups = load_groups(out) if (keep or redact) else {}
     ids = resolve_ids(out, [*keep, *redact], groups)
     outcome = Outcome()
+    was_pending = pending(out)  # recorded by an interrupted interactive review, not applied yet
     before = decisions.load(out)
     for i in keep:
         vid = ids[i]
@@ -146,11 +147,19 @@ def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: It
         outcome.appended.append(decisions.append(out, "add_regex", reviewer, regex=r))
     for action, fields in extra:
         outcome.appended.append(decisions.append(out, action, reviewer, **fields))
-    if apply_now and _changed(before, decisions.load(out)):
+    if apply_now and (was_pending or _changed(before, decisions.load(out))):
         outcome.summary = apply(out, progress, secrets, secrets_files)
         outcome.applied = True
-        outcome.signoff_invalidated = OutDir(out).signoff.exists()
+        outcome.signoff_invalidated = _voided(out)
     return outcome
+
+
+def _voided(out: Path) -> bool:
+    """A sign-off exists and no longer matches (a re-run that wrote the signed bytes keeps it)."""
+    from tracepub.publish.keep import signed_state
+
+    od = OutDir(out)
+    return od.signoff.exists() and signed_state(od) is None
 
 
 def _changed(a: decisions.Decisions, b: decisions.Decisions) -> bool:
@@ -181,23 +190,56 @@ def apply(out: Path, progress: bool = False, secrets: Iterable[str] = (),
 Prompt = Callable[..., Any]
 
 
+@dataclass
+class Asked:
+    """What an interactive review recorded, as it went: every decision is in decisions.jsonl the
+    moment it is made (Ctrl-C loses nothing), dropped sessions are out of dataset/ already."""
+
+    outcome: Outcome = field(default_factory=Outcome)
+    dropped: list[Any] = field(default_factory=list)  # review.sessions.DropResult
+
+    @property
+    def redo(self) -> bool:
+        """Whether dataset/ must be redacted again (value decisions; drops took effect at once)."""
+        return any(e.get("action") in ("keep", "redact", "add", "add_regex") for e in self.outcome.appended)
+
+
 def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callable[..., None],
-                prompt: Prompt, style: Callable[..., str]
-                ) -> tuple[list[str], list[str], list[str], list[str], list[str]]:
-    """Go through flagged values (or all with ``all_values``); returns keep, redact, add, add_regex
-    and the sessions to drop.
+                prompt: Prompt, style: Callable[..., str], asked: Asked | None = None) -> Asked:
+    """Go through flagged values (or all with ``all_values``), recording each decision when it is
+    made; a session id to drop is checked when typed (a mistyped one is said at once, and asked
+    again, instead of failing the whole review at the end). ``asked`` collects what was recorded
+    (the caller passes one to keep it when the prompt raises on Ctrl-C).
 
     The caller passes click's ``echo``/``prompt``/``style`` so this stays testable and free of
     terminal handling."""
     check_dir(out)
+    asked = asked if asked is not None else Asked()
+    reviewer = reviewer or default_reviewer()
     groups = sorted(load_groups(out).values(), key=lambda g: (not g.flagged, g.type, -g.count))
     todo = groups if all_values else [g for g in groups if g.flagged]
-    keep: list[str] = []
-    redact: list[str] = []
-    add: list[str] = []
-    regexes: list[str] = []
-    drops: list[str] = []
     kept_now = decisions.load(out).keep_ids
+
+    def record(action: str, **fields: str) -> None:
+        entry = decisions.append(out, action, reviewer, **fields)
+        asked.outcome.appended.append({**entry, "text": _mask(entry["text"])} if "text" in entry else entry)
+
+    def more(choice: str) -> bool:
+        """a / x / d: add a value, a regex, drop a session (asked until valid or empty)."""
+        if choice == "a":
+            text = _ask(prompt, echo, "  value to always redact", validate_add)
+            if text:
+                record("add", text=text)
+        elif choice == "x":
+            rx = _ask(prompt, echo, "  regex to always redact", validate_regex)
+            if rx:
+                record("add_regex", regex=rx)
+        elif choice == "d":
+            _drop(out, reviewer, prompt, echo, asked)
+        else:
+            return False
+        return True
+
     if not todo:
         echo("No flagged values" + ("" if all_values else " (use --all to go through every value)") + ".")
     choices = "k keep in clear · r redact · s skip · a add a value · x add a regex · d drop a session · q quit"
@@ -214,48 +256,75 @@ def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callabl
         while True:
             choice = prompt(choices, default="s", show_default=True).strip().lower()[:1]
             if choice == "k":
-                keep.append(g.value_id)
+                record("keep", value_id=g.value_id)
                 if blocks_publish(g):
                     echo(style("  note: a high-confidence secret; publish refuses while it is in clear", fg="red"))
             elif choice == "r":
-                redact.append(g.value_id)
-            elif choice == "a":
-                _ask(prompt, echo, "  value to always redact", validate_add, add)
-                continue
-            elif choice == "x":
-                _ask(prompt, echo, "  regex to always redact", validate_regex, regexes)
-                continue
-            elif choice == "d":
-                _ask(prompt, echo, "  session id to leave out (see `tracepub sessions`)", str.strip, drops)
+                record("redact", value_id=g.value_id)
+            elif more(choice):
                 continue
             elif choice == "q":
-                return keep, redact, add, regexes, drops
+                return asked
             elif choice != "s":
                 echo("  " + choices)
                 continue
             break
     if not todo:
-        while True:
-            choice = prompt("a add a value · x add a regex · d drop a session · q quit", default="q").strip().lower()[:1]
-            if choice == "a":
-                _ask(prompt, echo, "  value to always redact", validate_add, add)
-            elif choice == "x":
-                _ask(prompt, echo, "  regex to always redact", validate_regex, regexes)
-            elif choice == "d":
-                _ask(prompt, echo, "  session id to leave out (see `tracepub sessions`)", str.strip, drops)
-            else:
-                break
-    return keep, redact, add, regexes, drops
+        while more(prompt("a add a value · x add a regex · d drop a session · q quit", default="q"
+                          ).strip().lower()[:1]):
+            pass
+    return asked
 
 
-def _ask(prompt: Prompt, echo: Callable[..., None], label: str, check: Callable[[str], str], into: list[str]) -> None:
+def _drop(out: Path, reviewer: str, prompt: Prompt, echo: Callable[..., None], asked: Asked) -> None:
+    """Ask for a session id until it names one session of DIR (or nothing is typed), and drop it
+    at once (its files leave dataset/; the decision is recorded)."""
+    from tracepub.review.sessions import DropError, drop_session
+
+    while True:
+        sid = prompt("  session id to leave out (see `tracepub sessions`)", default="", show_default=False).strip()
+        if not sid:
+            return
+        try:
+            result = drop_session(out, sid, reviewer)
+        except DropError as exc:
+            echo(f"  {exc}")
+            continue
+        asked.dropped.append(result)
+        echo("  " + result.message())
+        return
+
+
+def _ask(prompt: Prompt, echo: Callable[..., None], label: str, check: Callable[[str], str]) -> str | None:
     text = prompt(label, default="", show_default=False)
     if not text:
-        return
+        return None
     try:
-        into.append(check(text))
+        return check(text)
     except ValueError as exc:
         echo(f"  {exc}")
+        return None
+
+
+def pending(out: Path) -> bool:
+    """Decisions recorded since the last run (an interrupted interactive review): the next
+    review applies them."""
+    od = OutDir(out)
+    try:
+        return od.decisions.stat().st_mtime_ns > od.run_file.stat().st_mtime_ns
+    except OSError:
+        return False
+
+
+def finish(out: Path, asked: Asked, progress: bool = False, secrets: Iterable[str] = (),
+           secrets_files: Iterable[Path] = ()) -> Outcome:
+    """Apply what an interactive review recorded (and any earlier decisions not applied yet)."""
+    outcome = asked.outcome
+    if asked.redo or pending(out):
+        outcome.summary = apply(out, progress, secrets, secrets_files)
+        outcome.applied = True
+        outcome.signoff_invalidated = _voided(out)
+    return outcome
 
 
 def describe(out: Path, o: Outcome) -> list[str]:
@@ -268,9 +337,12 @@ def describe(out: Path, o: Outcome) -> list[str]:
     if o.applied and o.summary is not None:
         lines.append(f"Applied: {od.dataset} was redacted again from the sources and {od.manifest} rewritten "
                      f"(sha256 {o.summary.manifest_sha256[:16]}…).")
-        lines.append("Any earlier sign-off no longer matches"
-                     + (" (signoff.json is now stale)" if o.signoff_invalidated else "")
-                     + f": run `tracepub approve {out} --reviewer NAME` before publishing.")
+        if od.signoff.exists() and not o.signoff_invalidated:
+            lines.append("The sign-off still holds: dataset/ has exactly the bytes that were signed.")
+        else:
+            lines.append("Any earlier sign-off no longer matches"
+                         + (" (signoff.json is now stale)" if o.signoff_invalidated else "")
+                         + f": run `tracepub approve {out} --reviewer NAME` before publishing.")
     elif o.appended:
         lines.append("Nothing changed in dataset/ (the decisions were already in effect).")
     return lines

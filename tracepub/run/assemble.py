@@ -18,6 +18,7 @@ import orjson
 from tracepub.outdir import OutDir
 from tracepub.outputs import card, groups, report
 from tracepub.outputs.files import append_file, atomic_writer, build_manifest, write_manifest
+from tracepub.publish import keep
 from tracepub.run.results import UnitResult
 from tracepub.runtypes import RunSummary
 
@@ -100,9 +101,16 @@ def finish(
 ) -> str:
     """The card, the report and, last, the manifest of every file under dataset/ (the card is one
     of them). ``written``: digests of files as their writers wrote them (``compute_files``).
-    Sets and returns the manifest's sha256."""
-    card.write_card(od, summary, card_meta)
+    Sets and returns the manifest's sha256. A valid sign-off survives identical bytes (``keep``)."""
+    signed = keep.signed_state(od)
+    card.write_card(od, summary, {**card_meta, **signed.meta} if signed else card_meta)
     report.write_report(od, summary, agg)
     manifest = build_manifest(od, config_hash, run_id, manifest_extra(summary), written)
+    if signed is not None and keep.same_files(signed, manifest["files"]):
+        summary.manifest_sha256 = signed.sha256  # the signed manifest stays, byte for byte
+        return summary.manifest_sha256
+    if signed is not None:  # something changed: the card is not approved any more
+        card.write_card(od, summary, card_meta)
+        manifest = build_manifest(od, config_hash, run_id, manifest_extra(summary), written)
     summary.manifest_sha256 = write_manifest(od, manifest)
     return summary.manifest_sha256

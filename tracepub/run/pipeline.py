@@ -359,4 +359,4 @@ def _progress(total: int, enabled: bool) -> workers.Progress:
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="file", desc="redacting", file=sys.stderr)  # type: ignore[no-any-return]
+    return tqdm(total=total, unit="file", desc="redacting", file=sys.stderr)

@@ -297,6 +297,12 @@ class Selection:
             ("harness", sorted(self._harnesses)), ("session", self.sessions),
             ("exclude_session", self.exclude_sessions)) if v}
 
+    @property
+    def no_project(self) -> int:
+        """Sessions the last ``filter`` left out by ``--project`` only because their project
+        folder is unknown (worth a warning: they may belong to it)."""
+        return getattr(self, "_no_project", 0)
+
     def harness_ok(self, harness: str) -> bool:
         return not self._harnesses or harness in self._harnesses
 
@@ -306,12 +312,14 @@ class Selection:
         chosen = resolve_ids(self.sessions, ids, "--session") if self.sessions else None
         excluded = resolve_ids(self.exclude_sessions, ids, "--exclude-session")
         out = []
+        self._no_project = 0  # left out by --project because no project folder is known
         for s in sessions:
             if s.id in excluded or (chosen is not None and s.id not in chosen):
                 continue
             if not self.harness_ok(s.harness):
                 continue
             if self.projects and not any(project_matches(s.project, p) for p in self.projects):
+                self._no_project += not s.project
                 continue
             if self._since or self._until:
                 start, end = parse_stamp(s.start), parse_stamp(s.end)
@@ -333,6 +341,7 @@ class Plan:
     units: list[Unit]
     discovered: int = 0  # sessions
     excluded: int = 0  # sessions left out by the criteria
+    no_project: int = 0  # of them, left out by --project with no known project folder
     dropped: list[dict] = field(default_factory=list)  # {session, harness, files}
     denied: list[dict] = field(default_factory=list)  # denied by path, before reading
     session_of: dict[str, str] = field(default_factory=dict)  # str(source)#key -> session id
@@ -355,6 +364,7 @@ def plan(units: list[Unit], selection: Selection | None, dropped: set[str], deny
     result = Plan(units=[], discovered=discovered)
     kept = sel.filter(sessions) if sel.active else sessions
     result.excluded = max(0, discovered - len(kept))
+    result.no_project = sel.no_project
     for s in kept:
         if dropped and s.aliases() & dropped:
             result.dropped.append({"session": s.id, "harness": s.harness,
@@ -448,6 +458,7 @@ def summary_block(p: Plan, selection: Selection | None, deny_rules: int, include
             "denied": len(p.denied),
             "dropped": len(p.dropped),
             "included": included,
+            **({"no_project": p.no_project} if p.no_project else {}),
         },
     }
 

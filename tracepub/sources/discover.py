@@ -43,20 +43,6 @@ class Discovery:
     duplicates: list[str] = field(default_factory=list)
 
 
-def skipped_lines(skipped: list[str]) -> list[str]:
-    """What the run summary says of ``Discovery.skipped``: files of unknown format are counted
-    (the report lists them); each link not followed is named, since a session may be behind it."""
-    links = [p.removesuffix(f": {SYMLINK}") for p in skipped if p.endswith(f": {SYMLINK}")]
-    out = []
-    if len(skipped) > len(links):
-        out.append(f"Skipped {len(skipped) - len(links)} file(s) of unknown format (listed in the report).")
-    if links:
-        out.append(f"Skipped {len(links)} symbolic link(s), not followed (they can lead out of the source tree; "
-                   "give the target as a SOURCE to read it):")
-        out += [f"  {p}" for p in links[:20]] + ([f"  … and {len(links) - 20} more"] if len(links) > 20 else [])
-    return out
-
-
 def _suffixes(generic: bool = True) -> set[str]:
     return {s for r in READERS if generic or not r.generic for s in r.suffixes}
 

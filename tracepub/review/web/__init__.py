@@ -1,0 +1,1 @@
+"""``tracepub review DIR --web``: the review on a local page (server, routes, templates, static files)."""
