@@ -1,5 +1,5 @@
 """Throughput of ``tracepub redact --engine datatrove`` with 1 and 2 local workers, and its
-overhead against ``tracepub redact --jobs 2``, on the same input.
+overhead against ``tracepub redact --jobs 2`` (and ``--jobs 1``), on the same input.
 
     python bench/dist.py --size 100MB                  # Claude Code sessions (bench/claude_gen.py)
     python bench/dist.py --size 50MB --corpus corpus   # every harness (bench/corpus.py)
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import sys
@@ -36,6 +37,7 @@ def configs(tasks: int) -> list[tuple[str, list[str]]]:
     dist = ["--engine", "datatrove"] + (["--engine-opt", f"tasks={tasks}"] if tasks else [])
     return [
         ("tracepub redact --jobs 2", ["--jobs", "2"]),
+        ("tracepub redact --jobs 1", ["--jobs", "1"]),
         ("--engine datatrove, 1 worker", ["--jobs", "1", *dist]),
         ("--engine datatrove, 2 workers", ["--jobs", "2", *dist]),
     ]
@@ -84,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     folder, env = throughput.corpus(args.corpus, args.size, False, args.seed)
+    load_before = os.getloadavg()[0]
     names = [name for name, _ in configs(args.tasks)]
     runs: dict[str, list[dict]] = {name: [] for name in names}
     same = dict.fromkeys(names, True)
@@ -122,9 +125,22 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
     if args.json:
-        print(json.dumps({"corpus": str(folder), "rows": rows}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "corpus": str(folder),
+                    "load_before": load_before,
+                    "load_after": os.getloadavg()[0],
+                    "rows": rows,
+                },
+                indent=2,
+            )
+        )
         return 0
-    print(f"corpus: {folder} ({rows[0]['input_mb']} MB, {rows[0]['files']} files), {args.repeat} round(s)")
+    load = f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after, {os.cpu_count()} cores"
+    print(
+        f"corpus: {folder} ({rows[0]['input_mb']} MB, {rows[0]['files']} files), {args.repeat} round(s), {load}"
+    )
     print("| configuration | wall (median) | MB/s | CPU s | datatrove tasks | vs --jobs 2 | same bytes |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:

@@ -129,7 +129,8 @@ def test_sources_on_another_file_system(reference, tmp_path):
 
 
 def test_a_failed_task_is_retried(reference, tmp_path, monkeypatch):
-    """A task raises after its first unit, once (the marker file is seen by every forked task)."""
+    """A task raises after its first unit (of several: two shards of the 18 files), once (the
+    marker file is seen by every forked task)."""
     marker = tmp_path / "failed-once"
 
     def fail_once(stage: str, rank: int, done: int) -> None:
@@ -139,7 +140,7 @@ def test_a_failed_task_is_retried(reference, tmp_path, monkeypatch):
 
     monkeypatch.setattr(stages, "after_unit", fail_once)
     out = tmp_path / "out"
-    summary = engine.run(_opts(out, [SAMPLES]), EngineOptions(tasks=4))
+    summary = engine.run(_opts(out, [SAMPLES]), EngineOptions(tasks=2))
     assert marker.exists() and summary.perf["dist_redact_attempts"] == 2
     assert _digests(out) == reference
 
@@ -231,3 +232,58 @@ def test_work_folder_is_sealed_and_balanced(tmp_path):
     shards = balance([5, 1, 9, 3, 3], 2)
     assert sorted(p for s in shards for p in s) == [0, 1, 2, 3, 4] and shards == balance([5, 1, 9, 3, 3], 2)
     assert [sum([5, 1, 9, 3, 3][p] for p in s) for s in shards] == [10, 11]
+
+
+def test_slurm_gets_the_options_and_is_waited_for(tmp_path, monkeypatch):
+    """No Slurm here: the executor is built (nothing is submitted) and the wait is checked on a
+    stand-in job whose tasks complete over a few polls, or that leaves the queue."""
+    from tracepub.dist import executors
+
+    make = executors.factory("slurm", 8, {"partition": "cpu", "time": "01:00:00"})
+    step = stages.RedactShard("redact", str(tmp_path), str(tmp_path / "work"))
+    ex = make([step], 16, str(tmp_path / "logs"), "tracepub-redact")
+    assert (ex.partition, ex.time, ex.tasks, ex.workers, ex.job_name) == (
+        "cpu",
+        "01:00:00",
+        16,
+        8,
+        "tracepub-redact",
+    )
+
+    class Job:
+        job_id = "42"
+
+        def __init__(self, polls: list[list[int]]) -> None:
+            self.polls = polls
+
+        def run(self) -> None:
+            pass
+
+        def get_incomplete_ranks(self, skip_completed: bool = True) -> list[int]:
+            return self.polls.pop(0) if self.polls else []
+
+    monkeypatch.setattr(executors, "_in_queue", lambda job: True)
+    job = Job([[1, 2], [2], []])
+    executors.run(job, "slurm", poll=0)
+    assert job.polls == []  # waited until every task was complete
+    monkeypatch.setattr(executors, "_in_queue", lambda job: False)
+    job = Job([[1, 2], [2], []])
+    executors.run(job, "slurm", poll=0)
+    assert job.polls == [[2], []]  # the job left the queue: back to the caller, which retries
+
+
+def test_a_task_killed_by_a_signal_is_retried(reference, tmp_path, monkeypatch):
+    """One task's process is killed (SIGKILL, as the OOM killer does) after its first unit: the
+    pool notices, the stage is retried, and the output is what one machine writes."""
+    marker = tmp_path / "killed-once"
+
+    def kill_once(stage: str, rank: int, done: int) -> None:
+        if stage == "redact" and rank == 2 and not marker.exists():
+            marker.write_text("x")
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    monkeypatch.setattr(stages, "after_unit", kill_once)
+    out = tmp_path / "out"
+    summary = engine.run(_opts(out, [SAMPLES]), EngineOptions(tasks=4))
+    assert marker.exists() and summary.perf["dist_redact_attempts"] == 2
+    assert _digests(out) == reference

@@ -27,6 +27,7 @@ as one machine would.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -109,6 +110,12 @@ def run(opts: RunOptions, eopts: EngineOptions | None = None) -> RunSummary:
     eopts = eopts or EngineOptions()
     executors.require()
     executors.quiet(eopts.log)
+    # absolute: a task on another node, or a Ray actor, does not start in this folder
+    opts = dataclasses.replace(
+        opts,
+        out=Path(opts.out).absolute(),
+        sources=[s if "://" in str(s) else Path(s).absolute() for s in opts.sources],
+    )
     od = OutDir(opts.out)
     od.review.mkdir(parents=True, exist_ok=True)
     key = load_key(od.review)  # the key, first: every stage's tasks read it from DIR

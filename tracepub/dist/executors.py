@@ -1,4 +1,5 @@
-"""Which datatrove executor runs a stage's tasks: local (this machine), Slurm or Ray.
+"""Which datatrove executor runs a stage's tasks: local (this machine: ``dist.local``, datatrove's
+own with a pool that notices a dead task), Slurm or Ray.
 
 datatrove is imported here and in ``stages``, when a distributed run starts, never by the
 single-machine path; without the extra installed the run stops with one line saying what to
@@ -20,7 +21,7 @@ from typing import Any
 from tracepub.errors import Refusal
 
 EXECUTORS = {
-    "local": ("datatrove.executor.local", "LocalPipelineExecutor"),
+    "local": ("tracepub.dist.local", "LocalExecutor"),
     "slurm": ("datatrove.executor.slurm", "SlurmPipelineExecutor"),
     "ray": ("datatrove.executor.ray", "RayPipelineExecutor"),
 }
@@ -63,10 +64,7 @@ def factory(kind: str, workers: int, options: dict[str, Any]) -> Factory:
 
     def make(pipeline: list[Any], tasks: int, logging_dir: str, job: str) -> Any:
         kw: dict[str, Any] = {"pipeline": pipeline, "tasks": tasks, "logging_dir": logging_dir, **options}
-        if kind == "local":
-            # Forked from this process, which built the detection engine and loaded the model:
-            # the tasks share them instead of each building its own (as ``--jobs`` workers do).
-            kw.setdefault("start_method", "fork")
+        if kind == "local":  # ``dist.local``: tasks forked from this process, which has the engine
             kw.setdefault("workers", max(1, min(workers, tasks)))
         elif kind == "slurm":
             kw.setdefault("job_name", job)
@@ -137,5 +135,5 @@ def quiet(level: str) -> None:
         logfile.close()
 
     to_stderr()
-    base.add_task_logger = add_task_logger  # type: ignore[attr-defined]
-    base.close_task_logger = close_task_logger  # type: ignore[attr-defined]
+    base.add_task_logger = add_task_logger
+    base.close_task_logger = close_task_logger

@@ -105,8 +105,11 @@ def _relative(name: str, root: str) -> PurePosixPath | None:
 
 
 def _mtime_ns(info: dict[str, Any]) -> int | None:
-    for k in ("mtime", "LastModified", "last_modified", "updated", "created"):
+    """The modification time a listing gives, in ns (the keys differ between file systems:
+    local ``mtime``, s3 ``LastModified``, gcs ``updated``, hf ``last_commit``, memory ``created``)."""
+    for k in ("mtime", "LastModified", "last_modified", "updated", "last_commit", "created"):
         v = info.get(k)
+        v = getattr(v, "date", v) if k == "last_commit" else v
         if isinstance(v, datetime):
             return int(v.timestamp() * 1e9)
         if isinstance(v, (int, float)) and v > 0:

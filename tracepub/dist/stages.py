@@ -61,7 +61,7 @@ class RedactShard(PipelineStep):
         super().__init__()
         self.stage, self.out, self.work_url = stage, out, work_url
 
-    def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> None:  # type: ignore[override]
+    def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> None:
         work = open_work(self.out, self.work_url)
         args = work.get(f"{self.stage}/args")
         shard = work.get(shard_name(self.stage, rank))
@@ -97,7 +97,7 @@ class FetchShard(PipelineStep):
         super().__init__()
         self.out, self.work_url = out, work_url
 
-    def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> None:  # type: ignore[override]
+    def run(self, data: Any = None, rank: int = 0, world_size: int = 1) -> None:
         from fsspec.core import url_to_fs
 
         work = open_work(self.out, self.work_url)
