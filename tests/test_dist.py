@@ -287,3 +287,32 @@ def test_a_task_killed_by_a_signal_is_retried(reference, tmp_path, monkeypatch):
     summary = engine.run(_opts(out, [SAMPLES]), EngineOptions(tasks=4))
     assert marker.exists() and summary.perf["dist_redact_attempts"] == 2
     assert _digests(out) == reference
+
+
+def test_the_command_line(tmp_path):
+    """``tracepub redact --engine datatrove`` as a user types it: the same bytes as without."""
+    from reviewkit import claude_session, planted
+
+    src = tmp_path / "sources" / "-home-jdoe-src-app"
+    for n in range(3):
+        claude_session(src, planted(n), name=f"s{n}.jsonl", extra=f"run {n}")
+    one, two = _keyed(tmp_path / "one"), _keyed(tmp_path / "two")
+    r = invoke("redact", tmp_path / "sources", "--out", one, "--jobs", "1", "--no-ner", "--json")
+    assert r.exit_code == 0, r.output
+    r = invoke(
+        "redact",
+        tmp_path / "sources",
+        "--out",
+        two,
+        "--jobs",
+        "2",
+        "--no-ner",
+        "--json",
+        "--engine",
+        "datatrove",
+        "--engine-opt",
+        "tasks=2",
+    )
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["perf"]["dist_redact_units"] == 3
+    assert _digests(two) == _digests(one)
