@@ -204,6 +204,17 @@ def test_engine_options_and_usage(tmp_path):
     for bad in (["tasks=-1"], ["executor=spark"], ["nokey"]):
         with pytest.raises(ValueError):
             EngineOptions.parse(bad)
+    work = Work(str(tmp_path / "w"), KEY)
+    counts = [
+        engine.DatatroveMap(tmp_path, work, e).task_count(sizes, 2)
+        for e, sizes in (
+            (EngineOptions(), [1] * 100),  # local: four per worker
+            (EngineOptions(executor="slurm"), [300_000_000] * 10),  # a cluster: one per GB
+            (EngineOptions(executor="slurm", workers=100), [300_000_000] * 10),  # at most one per unit
+            (EngineOptions(tasks=64), [1] * 10),
+        )
+    ]
+    assert counts == [8, 3, 10, 10]
     r = invoke("redact", "s3://bucket/traces", "--out", tmp_path / "o")
     assert r.exit_code == 2 and "--engine datatrove" in r.output  # a URL needs the engine
     r = invoke(

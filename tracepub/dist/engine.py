@@ -46,6 +46,7 @@ from tracepub.runtypes import RunOptions, RunSummary
 
 WORK_DIR = ".dist"  # under DIR, beside dataset/ and review/: never uploaded, not part of the manifest
 TASKS_PER_WORKER = 4  # default number of tasks: a few per worker, so one slow task does not finish last alone
+BYTES_PER_TASK = 1_000_000_000  # on a cluster: ~90 s of work per task at 10-13 MB per CPU-second
 
 
 @dataclass
@@ -148,14 +149,15 @@ class DatatroveMap:
     ) -> list[tuple[workers.Task, UnitResult]]:
         from tracepub.dist.stages import RedactShard, result_name, shard_name
 
-        if not tasks:
-            return []
         work = self.work
         if stage == "redact":
             self._forget_redo()
+        if not tasks:
+            return []
         args_fp = work.fingerprint(["args", args])
         fps = [work.fingerprint([stage, t.index, t.dest, t.unit, args_fp]) for t in tasks]
-        shards = balance([t.size for t in tasks], self.task_count(len(tasks), jobs))
+        sizes = [t.size for t in tasks]
+        shards = balance(sizes, self.task_count(sizes, jobs))
         work.remove(f"{stage}/shards")
         work.put(f"{stage}/args", args)
         for rank, shard in enumerate(shards):
@@ -188,10 +190,18 @@ class DatatroveMap:
         bar.update(len(tasks))
         return [(t, r["result"]) for t, r in zip(tasks, results, strict=True)]  # type: ignore[index]
 
-    def task_count(self, units: int, jobs: int) -> int:
+    def task_count(self, sizes: list[int], jobs: int) -> int:
+        """``tasks``, or: on this machine a few per worker; on a cluster about one per
+        ``BYTES_PER_TASK`` of input (a task's start-up, the engine and the model, is then a few
+        percent of it), and a few per worker when ``workers`` is given. At most one per unit."""
+        units = len(sizes)
         if self.eopts.tasks:
             return max(1, min(self.eopts.tasks, units))
-        return max(1, min(units, TASKS_PER_WORKER * max(1, self.workers(jobs))))
+        workers = self.workers(jobs)
+        if self.eopts.executor == "local":
+            return max(1, min(units, TASKS_PER_WORKER * max(1, workers)))
+        by_size = -(-sum(sizes) // BYTES_PER_TASK)
+        return max(1, min(units, max(by_size, TASKS_PER_WORKER * workers)))
 
     def workers(self, jobs: int) -> int:
         if self.eopts.workers:

@@ -29,7 +29,9 @@ def _run_rank(rank: int) -> PipelineStats:
 
 
 class LocalExecutor(LocalPipelineExecutor):
-    def run(self) -> PipelineStats:  # type: ignore[override]
+    """``LocalPipelineExecutor`` whose ``run`` fails, rather than hangs, when a task's process dies."""
+
+    def run(self) -> PipelineStats:
         ranks = self.get_incomplete_ranks(
             range(self.local_rank_offset, self.local_rank_offset + self.local_tasks)
         )

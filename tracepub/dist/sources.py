@@ -136,7 +136,11 @@ def fetch(entries: list[Entry], work: Work, mapper: DatatroveMap, jobs: int) -> 
     def _done(e: Entry) -> bool:
         return _same(Path(e[2]), e[3], e[4]) if e[4] is not None else Path(e[2]).is_file()
 
-    shards = balance([e[3] or 0 for e in entries], mapper.task_count(len(entries), jobs))
+    for e in entries:
+        if e[4] is None:  # no time to tell an old copy from a new one: copied again, and only then done
+            Path(e[2]).unlink(missing_ok=True)
+    sizes = [e[3] or 0 for e in entries]
+    shards = balance(sizes, mapper.task_count(sizes, jobs))
     work.remove("fetch")
     for rank, shard in enumerate(shards):
         work.put(shard_name("fetch", rank), [entries[p] for p in shard])
