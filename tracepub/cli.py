@@ -144,8 +144,8 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
         echo(no_project_warning(sel.no_project), err=True)
 
 
-@cli.command()
-@click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
+@cli.command()  # URLs (s3://...: --engine datatrove stages them) are kept as written, other sources are paths
+@click.argument("sources", nargs=-1, callback=lambda c, p, v: tuple(s if "://" in s else Path(s) for s in v))
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="Output folder (DIR).")
 @click.option("--jobs", "-j", default=0, type=click.IntRange(0, 256), help="Worker processes (default: one per core).")
 @click.option("--secret", multiple=True, help="A value to always redact (repeatable).")
@@ -164,12 +164,18 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
 @click.option("--deny", multiple=True, metavar="PATTERN",
               help="Leave out every session that mentions PATTERN anywhere (case-insensitive; "
                    "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.")
+@click.option("--engine", type=click.Choice(["local", "datatrove"]), default="local",
+              help="datatrove: run on datatrove's executors (local, Slurm, Ray; sources may be URLs), same output.")
+@click.option("--engine-opt", "engine_opts", multiple=True, metavar="KEY=VALUE",
+              help="For --engine datatrove: executor=local|slurm|ray, tasks=N, workers=N, work=URL, or an option "
+                   "of the datatrove executor (README, 'Distributed runs').")
 def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, ...], secrets_file: Path | None,
            config_path: Path | None, no_ner: bool, keep_blobs: bool, license_: str | None, title: str | None,
            strict: bool, as_json: bool, verbose: bool = False, projects: tuple[str, ...] = (),
            since: str | None = None,
            until: str | None = None, harnesses: tuple[str, ...] = (), session_ids: tuple[str, ...] = (),
-           exclude_ids: tuple[str, ...] = (), deny: tuple[str, ...] = ()) -> None:
+           exclude_ids: tuple[str, ...] = (), deny: tuple[str, ...] = (), engine: str = "local",
+           engine_opts: tuple[str, ...] = ()) -> None:
     """Find and redact secrets and personal data; write DIR/dataset, DIR/review, DIR/manifest.json.
 
     SOURCES are session files or folders (searched recursively, hidden folders included); with
@@ -181,6 +187,7 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
       tracepub redact ~/.claude/projects/-home-me-src-app --out out/
       tracepub redact sample_traces --out out/ --secret my-internal-token --json
       tracepub redact --project myapp --since 2026-03-01 --deny "Client Corp" --out out/
+      tracepub redact s3://bucket/traces --out out/ --engine datatrove --engine-opt tasks=64
     """
     from tracepub.run.pipeline import run
     from tracepub.runtypes import RunOptions
@@ -189,6 +196,13 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
     from tracepub.sources.settings import detect_config
 
     sel = make_selection(projects, since, until, harnesses, session_ids, exclude_ids)
+    if engine == "datatrove" or engine_opts or any(isinstance(s, str) for s in sources):
+        from tracepub.dist.engine import runner
+
+        try:
+            run = runner(engine, engine_opts)  # tracepub.dist: the same pipeline on datatrove
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from exc
     try:
         cli_deny = parse_rules(deny, "--deny")
     except ValueError as exc:

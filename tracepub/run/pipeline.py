@@ -19,6 +19,7 @@ import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
@@ -128,8 +129,23 @@ def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = N
     return dests, findings
 
 
-def run(opts: RunOptions) -> RunSummary:
-    """Redact ``opts.sources`` into ``opts.out`` (the module's docstring).
+# How the unit tasks of a stage ("redact": the first pass, "redo": the second) are run: given the
+# stage, its tasks, the number of jobs, the workers' arguments and a progress bar, the (task,
+# result) of every task (in any order; a distributed engine may add the tasks an interrupted
+# attempt of the same stage had: ``tracepub.dist``). The default runs them on this machine.
+MapTasks = Callable[[str, list[workers.Task], int, workers.WorkerArgs, workers.Progress],
+                    Iterable[tuple[workers.Task, UnitResult]]]
+
+
+def local_map(stage: str, tasks: list[workers.Task], jobs: int, args: workers.WorkerArgs,
+              bar: workers.Progress) -> Iterable[tuple[workers.Task, UnitResult]]:
+    """The tasks on this machine's processes (``--jobs``)."""
+    return zip(tasks, workers.run_tasks(tasks, jobs, args, bar), strict=True)
+
+
+def run(opts: RunOptions, map_tasks: MapTasks = local_map) -> RunSummary:
+    """Redact ``opts.sources`` into ``opts.out`` (the module's docstring). ``map_tasks``: what
+    runs the workers' tasks (``local_map``; ``tracepub.dist`` runs them on a distributed engine).
 
     Automatic garbage collection is off from here until ``_warm`` freezes what start-up built
     and sets the workers' thresholds (what the ``gc`` documentation advises before a fork
@@ -141,13 +157,13 @@ def run(opts: RunOptions) -> RunSummary:
     before = gc.get_threshold()
     gc.set_threshold(0)
     try:
-        return _run(opts)
+        return _run(opts, map_tasks)
     finally:
         if gc.get_threshold()[0] == 0:  # no worker was started (``_warm`` sets the thresholds)
             gc.set_threshold(*before)
 
 
-def _run(opts: RunOptions) -> RunSummary:
+def _run(opts: RunOptions, map_tasks: MapTasks) -> RunSummary:
     given = opts  # what run.json stores; decisions are re-read from review/ on every run
     opts = runstate.with_decisions(opts)
     od = OutDir(opts.out)
@@ -178,10 +194,10 @@ def _run(opts: RunOptions) -> RunSummary:
     chash = config_hash(opts, namer)
     state = incremental.State(od.root, incremental.run_key(chash, _unit_options(opts)), namer.value_id)
     started = time.perf_counter()
-    results = _redact_units(opts, key, units, dests, state)
+    results = _redact_units(opts, key, units, dests, state, map_tasks)
     found = merge([*path_found, *(r.found for r in results if r.ok)])
     if found:
-        dests, path_findings, path_red = _everywhere(opts, key, units, dests, results, found, names)
+        dests, path_findings, path_red = _everywhere(opts, key, units, dests, results, found, names, map_tasks)
     for i, r in enumerate(results):
         if r.ok and not r.reused:
             state.record(r.dest, units[i], r.deps, r.sha256, od.output(r.dest), od.part(r.dest), r.to_json())
@@ -257,7 +273,7 @@ def _jobs(opts: RunOptions, tasks: int) -> int:
 
 
 def _redact_units(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str],
-                  state: incremental.State) -> list[UnitResult]:
+                  state: incremental.State, map_tasks: MapTasks = local_map) -> list[UnitResult]:
     """Reuse unchanged units, run the rest on the workers, and return one result per unit in
     unit order: the output does not depend on the number of processes or their timing."""
     od = OutDir(opts.out)
@@ -276,7 +292,7 @@ def _redact_units(opts: RunOptions, key: bytes, units: list[Unit], dests: list[s
     args = workers.worker_args(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny)
     workers.prepare(args)  # here too: forked workers inherit it (imports, models) for free
     bar = _progress(len(tasks), opts.progress)
-    for t, r in zip(tasks, workers.run_tasks(tasks, _jobs(opts, len(tasks)), args, bar), strict=True):
+    for t, r in map_tasks("redact", tasks, _jobs(opts, len(tasks)), args, bar):
         results[t.index] = r
     bar.close()
     return results  # type: ignore[return-value]  # every unit was reused or run
@@ -293,7 +309,8 @@ def _reused_found(entry: dict[str, Any] | None, unit: Unit, key: bytes) -> Found
 
 
 def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str], results: list[UnitResult],
-                found: Found, names: list[Problem]) -> tuple[list[str], list[dict[str, Any]], Redactor]:
+                found: Found, names: list[Problem], map_tasks: MapTasks = local_map
+                ) -> tuple[list[str], list[dict[str, Any]], Redactor]:
     """The second pass (``detect.found``): the values redacted somewhere are redacted everywhere.
     File and folder names are named again with them; a file whose name changes, or whose
     written bytes still hold one of them in clear, is redacted again from its source with
@@ -311,7 +328,7 @@ def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str
         tasks = [workers.task(i, units[i], new_dests[i], od.root) for i in redo]
         args = workers.worker_args(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny, found)
         workers.prepare(args)
-        for t, r in zip(tasks, workers.run_tasks(tasks, _jobs(opts, len(tasks)), args, _NoBar()), strict=True):
+        for t, r in map_tasks("redo", tasks, _jobs(opts, len(tasks)), args, _NoBar()):
             r.found = results[t.index].found  # what the first pass found there (the reuse check)
             r.perf["files_redone"] = 1
             results[t.index] = r
