@@ -187,6 +187,8 @@ class PatternDetector(Detector):
                 not _name_is_word(text, m.start(), rule.name_regex) or _wordy(secret) and not _HEXISH.fullmatch(secret)
             ):
                 continue  # okta in rookTable, sumo in sumOfExposures; a name or a word as the value
+            if rule.truncated and not _cut_here(text, start, end):
+                continue
             if rule.entropy is not None and shannon(secret) < rule.entropy:
                 continue
             if rule.random and (not looks_random(secret, 8) or is_reference(secret)):
@@ -204,6 +206,22 @@ class PatternDetector(Detector):
                     action = REVIEW if action == REVIEW else REDACTED
             out.append(Span(start, end, rule.type, f"pattern:{rule.id}", confidence, action))
         return out
+
+
+_MARK = re.compile(r"…|\.\.\.|[ \t]*[\[(<](?:[\w ]{0,24}truncated|\.\.\.|…)")
+LONG_LINE, LONG_TEXT = 500, 1000  # where tools cut lines (Claude's Read: 2000) and outputs
+
+
+def _cut_here(text: str, start: int, end: int) -> bool:
+    """A prefixed token shorter than its format at ``end`` was cut by a tool, not mistyped or
+    made up for a test: a truncation mark follows it, or it ends a line or a text long enough to
+    have been cut (a short line ending in ``sntryu_`` and 63 hex is a wrong-length sample)."""
+    if _MARK.match(text, end):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    if end - line_start >= LONG_LINE:
+        return True
+    return not text[end:].strip() and len(text) >= LONG_TEXT
 
 
 _HEXISH = re.compile(r"[0-9a-fA-F:-]+")  # hex (cafebabe:deadbeef): words made of a-f say nothing

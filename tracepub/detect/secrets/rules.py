@@ -82,6 +82,9 @@ class Rule:
     # A ``context`` rule's provider name (a regex): a match counts only where the name is a word
     # of the identifier it sits in (``okta`` in ``OKTA_TOKEN``, ``oktaToken``; not in ``rookTable``).
     context: str | None = None
+    # A cut token (``truncated``): a match not followed by an ellipsis or a truncation mark must
+    # end a long line or a long text (``PatternDetector._cut_here``).
+    truncated: bool = False
 
     @functools.cached_property
     def name_regex(self) -> re.Pattern | None:
@@ -288,6 +291,7 @@ def parse_rules(data: dict, source: str, lazy: bool = False) -> list[Rule]:
                 at_keyword="regex" not in raw and re.fullmatch(r"[A-Za-z0-9_]+", raw["context"]) is not None
                 and [k.lower() for k in raw.get("keywords", [])] == [raw["context"].lower()],
                 context=None if "regex" in raw else raw["context"],
+                truncated=bool(raw.get("truncated", False)),
             )
             if not lazy:
                 _ = rule.regex, rule.secret_group, rule.width, rule.literal
