@@ -37,7 +37,7 @@ from functools import lru_cache
 from operator import itemgetter
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.secrets import filters
+from tracepub.detect.secrets import filters, validators
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
@@ -159,7 +159,10 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
         return filters.looks_random(v, 10) or (
             (filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0
         ) or (len(v) >= 16 and _HEX_RUN.fullmatch(v) is not None and filters.shannon(v) >= 2.7 and not filters._sequential(v))
-    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id)
+    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id); or
+    # base64 of user:password under an auth name (docker's "auth", npm's _auth), however short
+    if _auth_blob(v):
+        return True
     if all(c in "0123456789abcdefABCDEF-" for c in v):
         return False
     return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
@@ -257,7 +260,7 @@ class ContextEntropy(Detector):
         value = text.strip()
         if value_ok(value, tier, quoted=True):
             start = text.index(value)
-            return self._span(start, start + len(value), key, tier, "key")
+            return self._span(start, start + len(value), key, tier, "key", text)
         return None
 
     def _assignment(self, text: str, a: int, b: int) -> Span | None:
@@ -384,6 +387,8 @@ class ContextEntropy(Detector):
     def _span(self, start: int, end: int, name: str, tier: int, how: str, text: str = "") -> Span:
         if text and end - start >= 40:
             end = _base64_block_end(text, start, end)
+        if tier == WEAK and _auth_blob((text or "")[start:end]):
+            return Span(start, end, "secret.basic_auth", f"{self.name}:{how}", 0.8, REDACTED)
         confidence = {PASSWORD: 0.75, STRONG: 0.8, WEAK: 0.6}[tier]
         action = REVIEW if tier == WEAK else REDACTED
         return Span(start, end, _type_for(name, tier), f"{self.name}:{how}", confidence, action)
@@ -404,6 +409,11 @@ def _base64_block_end(text: str, start: int, end: int) -> int:
             break
         end = m.end()
     return end
+
+
+def _auth_blob(v: str) -> bool:
+    """Base64 of ``user:password`` (``Y2k6...``): a credential whatever its length."""
+    return len(v) >= 8 and _B64_VALUE.fullmatch(v) is not None and validators.basic_auth(v)
 
 
 def _code_shaped(name: str) -> bool:

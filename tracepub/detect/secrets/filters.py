@@ -45,9 +45,9 @@ _PLACEHOLDER = re.compile(
     )$""",
     re.VERBOSE,
 )
-# Anywhere inside a value: runs of x or *, "your_key_here", "<...>", "${...}".
+# Anywhere inside a value: runs of x, * or #, "your_key_here", "<...>", "${...}".
 _PLACEHOLDER_INSIDE = re.compile(
-    r"(?i:x{6,}|\*{3,}|•{3,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
+    r"(?i:x{6,}|\*{3,}|•{3,}|\#{4,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
     r"(?:key|token|secret|password|pass)|(?:key|token|secret|password)[_-]?(?:goes[_-]?)?here|placeholder|replace[_-]?me|"
     r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret))|\.\.\.|…"
     r"|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"

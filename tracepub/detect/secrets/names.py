@@ -77,7 +77,8 @@ _QUALIFIERS = frozenset(
     local new old current enc encoded plain env default main secret token pass password key auth v""".split()
 )
 # Full names that are secrets though their last word says otherwise.
-_STRONG_NAMES = frozenset({"private_key_id", "client_key_data", "secret_key_base", "secret_id", "client_secret_id"})
+_STRONG_NAMES = frozenset({"private_key_id", "client_key_data", "secret_key_base", "secret_id", "client_secret_id",
+                           "docker_auth_config"})
 
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SPLIT = re.compile(r"[^A-Za-z0-9ñ]+")
