@@ -91,6 +91,7 @@ _SECRET_WORD = re.compile(r"(?i:pass|pwd|secret|token|key|auth|cred)")
 _VERSIONED = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_@]v?\d+\.\d+\.\d+(?:[-.+][A-Za-z0-9]+)*")
 # The name that owns a value found after a secret word in prose: code-shaped (``credentialsId``,
 # ``usernameVariable``), right before the colon or equals sign.
+_PAIR = re.compile(r"([A-Za-z_][\w.-]{0,40})=(?!=)")
 _OWNER = re.compile(r"""([A-Za-z_][\w.-]{0,60})["'\]]?[ \t]{0,4}(?::|=)[ \t]{0,4}[`'"]?\Z""")
 _SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[-_. /:][A-Za-z]+)+")
 _TYPE_BY_NAME = (("private", "secret.private_key"), ("token", "secret.token"), ("key", "secret.api_key"))
@@ -365,6 +366,9 @@ class ContextEntropy(Detector):
         owner = _OWNER.search(gap)
         if owner is not None and _code_shaped(owner.group(1)) and not name_tier(owner.group(1)):
             return None  # usernamePassword(credentialsId: '<uuid>'): the value is credentialsId's
+        pair = _PAIR.match(value)
+        if pair is not None and not name_tier(pair.group(1)):
+            return None  # "auth failed: job=8f3d...": the value is job's
         code_like = gap.rstrip().endswith("=")
         if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False, code_like=code_like):
             return None
