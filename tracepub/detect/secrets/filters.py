@@ -170,6 +170,7 @@ _REFERENCE = re.compile(
         | (?:process\.env|import\.meta\.env|os\.environ|ENV|env|secrets|vars|inputs)\b.*
         | !(?:vault|secret|ref|Ref|Sub|GetAtt|env)\b.*                 # YAML tags
         | @[A-Za-z_][\w.]*                                             # @Value, @var
+        | [&*]+[A-Za-z_][\w.]*(?:\(\))?                                # &details.password, *ptr
         | (?:true|false|null|none|nil|undefined|yes|no|on|off)
         | -?\d+(?:\.\d+)?                                              # numbers
     )$""",
@@ -264,6 +265,8 @@ def _wordy(v: str) -> bool:
 
 _CODE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|-|::)[A-Za-z_$][\w$]*)*")
 _DIGIT_RUN = re.compile(r"\d+")
+# Camel-case pieces with the number a name glues to a word (x25519, MLKEM1024, Pkcs1).
+_CODE_PIECES = re.compile(r"[A-Z]{2,}\d*(?![a-z])|[A-Z]?[a-z]+\d*|[A-Z]\d+|[A-Z]|\d+")
 
 
 def is_code_name(v: str) -> bool:
@@ -275,12 +278,13 @@ def is_code_name(v: str) -> bool:
     score ~25%)."""
     if len(v) < 6 or not _CODE_NAME.fullmatch(v):
         return False
-    pieces = _PIECES.findall(v)
+    pieces = _CODE_PIECES.findall(v)
     long = [p for p in pieces if len(p) >= 3]
     if len(long) < 2 or sum(len(p) == 1 for p in pieces) > 1 or len(_DIGIT_RUN.findall(v)) > 3:
         return False
-    grams = [p[i : i + 2].lower() for p in pieces for i in range(len(p) - 1)]
-    return sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.55
+    letters = [p.rstrip("0123456789") for p in pieces]
+    grams = [p[i : i + 2].lower() for p in letters for i in range(len(p) - 1)]
+    return bool(grams) and sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.55
 
 
 _SEQUENTIAL_RUNS = tuple(s[i : i + 8] for s in _SEQUENTIAL for i in range(len(s) - 7))
