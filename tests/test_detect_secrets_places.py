@@ -94,6 +94,9 @@ PLACES = {
     "prose-heres-token": ("here's the token: {v}", RANDOM),
     "prose-heres-my-key-hex": ("here's my key {v}, use it for the deploy", "{{lowerhex:40}}"),
     "prose-heres-my-key": ("here's my key {v}", "{{alnum:40}}"),
+    "prose-heres-my-key-for": ("here's my key for the staging box: {v}", "{{lowerhex:40}}"),
+    "prose-token-next-line": ("here's the token:\n{v}", RANDOM),
+    "prose-key-next-line": ("here's my api key\n{v}", "{{lowerhex:40}}"),
     "digits-strong-name": ('discordToken = "{v}"', "{{digits:18}}"),
     "digits-xml": ("<discordToken>\n    {v}\n</discordToken>", "{{digits:32}}"),
 }
@@ -224,7 +227,11 @@ NOT_SECRETS = [
     'telegram_api_token = "<xsd:element name="AgencyIdentificationCode" type="clm09314187:AgencyIdentificationCodeContentType"/>"',
     "http://assets.example.com/media/video_box.ico-7a388b69018576d24b59331fd60aab0c.png",
     '<input type="hidden" name="authenticity_token" value="7SWa-Fo1_hsC6oovfBsJFLGPUl2EhkSWPbJhWANwgaJWBDl1vxd9VNqXTNA" />',
-    "discord=000000000000000000", "short line sntryu_7e6592b5902d1e075b1ab85ca40f452b15d69d7f3e401e3291b8cc4c9d62815",
+    "discord=000000000000000000", "fixed the key handling in commit: 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
+    "token:\n  - read\n  - write", "password?: string | Buffer;", "passphrase: Buffer,",
+    '<input type="submit" name="password" value="Submit">', "password: bufferParser.readString(),",
+    "private_key: x25519.X25519PrivateKey,", "password = &encryption_details.password;",
+    "effect serialize function class auth package a: job=8f3d2c1b0a9e8d7c6b5a4f3e2d1c0b16 attempt=3", "short line sntryu_7e6592b5902d1e075b1ab85ca40f452b15d69d7f3e401e3291b8cc4c9d62815",
 ]
 
 

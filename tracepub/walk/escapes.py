@@ -25,7 +25,6 @@ from collections.abc import Iterator
 _JSONISH = re.compile(r'[{\[,][ \t\r\n]{0,8}"(?:[^"\\\n]|\\.){1,200}"[ \t]{0,4}:')
 # A string literal (closed, or cut by the end of the text), and the key before it, if any.
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)(?:"|\\?\Z)')
-_KEY_BEFORE = re.compile(r'"((?:[^"\\\n]|\\.){1,200})"[ \t]{0,4}:[ \t]{0,4}\Z')
 # \uXXXX (a surrogate pair as one) and \/, each behind any run of backslashes (JSON in JSON).
 _ESCAPE = re.compile(r"\\+(?:u([dD][89abAB][0-9a-fA-F]{2})\\+u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|/)")
 # A placeholder as the redactor writes it (``<SECRET_TOKEN_1a2b3c4d>``, ``<USER>``).
@@ -69,9 +68,38 @@ def literals(text: str) -> Iterator[tuple[int, int, str, str | None]]:
         after = text[m.end() : m.end() + 8].lstrip()
         if after.startswith(":"):
             continue  # a key: its value is visited under it
-        k = _KEY_BEFORE.search(text, max(0, q - 220), q)
-        key = _decode_literal(k.group(1)) if k is not None else None
+        raw_key = _key_before(text, q)
+        key = _decode_literal(raw_key) if raw_key is not None else None
         yield body_start, body_end, decoded, key
+
+
+def _key_before(text: str, q: int) -> str | None:
+    """The body of the object key written right before the value whose quote is at ``q``
+    (``"key": "``), read backwards over a bounded stretch (no regex tried at many starts)."""
+    j = q - 1
+    while j >= max(0, q - 8) and text[j] in " \t":
+        j -= 1
+    if j < 0 or text[j] != ":":
+        return None
+    j -= 1
+    stop = max(0, j - 8)
+    while j >= stop and text[j] in " \t":
+        j -= 1
+    if j < 1 or text[j] != '"':
+        return None
+    end = j
+    low = max(0, end - 201)
+    k = text.rfind('"', low, end)
+    while k > 0:
+        slashes = 0
+        while k - 1 - slashes >= low and text[k - 1 - slashes] == "\\":
+            slashes += 1
+        if slashes % 2 == 0:
+            break
+        k = text.rfind('"', low, k)
+    if k < 0 or "\n" in text[k + 1 : end]:
+        return None
+    return text[k + 1 : end]
 
 
 def _decode_literal(body: str) -> str | None:

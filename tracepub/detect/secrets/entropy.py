@@ -68,7 +68,8 @@ _FLAG = re.compile(
 )
 _REAL_ASSIGNMENT = re.compile(r"""(?:\\?["'`])?\]?[ \t]{0,8}(?:[:=]|=>)""")
 _NEARBY = re.compile(
-    r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))[ \t]{1,4}[`'\"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
+    r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))(?:[ \t]{1,4}|[ \t]{0,4}\r?\n[ \t]{0,8})[`'\"]?"
+    r"(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
 )
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-ñ")
 _PATHLIKE = re.compile(r"(?:/|~/|\./|\.\./|[A-Za-z]:\\)[^\s]*[/\\]")
@@ -280,8 +281,10 @@ class ContextEntropy(Detector):
             span = self._element(text, a, b, name, tier)
         if span is None and b < len(text) and text[b] in _BLANKS and not flag:
             span = self._set_command(text, a, b, name, tier)
-        if span is None and not _REAL_ASSIGNMENT.match(text, b):
-            span = self._nearby(text, b, name, tier, a)  # prose; a rejected assignment stays rejected
+        if span is None and (not _REAL_ASSIGNMENT.match(text, b) or _HANDED_BEFORE.search(text, max(0, a - 60), a)):
+            # prose; a rejected assignment stays rejected, unless the words before hand a value
+            # over ("here's the token:" and the value on the next line)
+            span = self._nearby(text, b, name, tier, a)
         return span
 
     def _element(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
@@ -377,8 +380,10 @@ class ContextEntropy(Detector):
         if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False, code_like=code_like):
             return None
         hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
-        if not (filters.looks_random(value, 16) or hexlike) or hexlike and len(value) in (40, 64):
-            return None  # a git SHA after "key ...:" is a commit; other hex after a secret word is a key
+        if not (filters.looks_random(value, 16) or hexlike):
+            return None
+        if hexlike and len(value) in (40, 64) and not (a >= 0 and _HANDED_BEFORE.search(text, max(0, a - 60), a)):
+            return None  # a git SHA after "key ...:" is a commit ("here's my key for staging: <hex>" is a key)
         return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
 
     def _handed(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
@@ -476,7 +481,7 @@ _HANDED_BEFORE = re.compile(
     r"(?i:here(?:'s|’s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got)"
     r"[ \t]+(?:(?:my|the|our|your|this|a|an|new|that)[ \t]+)?(?:[A-Za-z][\w-]{0,20}[ \t]+){0,2}\Z"
 )
-_HANDED_VALUE = re.compile(r"""[ \t]{1,4}(?:[:=-][ \t]{0,4})?[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])""")
+_HANDED_VALUE = re.compile(r"""(?:[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])""")
 
 
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)
