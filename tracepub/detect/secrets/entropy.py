@@ -152,8 +152,8 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
             return False
         if (v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v):
             return False  # "Incorrect", "pass-through": words; "vjguQaipRW-IkMlIbci" is not
-        if v.isalpha() and len(v) <= 16 and (v.islower() or v.isupper() or v[1:].islower()):
-            return False  # one word in one case (Buffer, Submit, SUBMIT, sunshine): a type, a label, a word
+        if v.isalpha() and len(v) <= 16 and (v.isupper() or v[0].isupper() and v[1:].islower()):
+            return False  # one capitalised or upper-case word (Buffer, Submit, SUBMIT): a type, a label
         if "." in v and filters.is_code_name(v):
             return False  # bufferParser.readString: a dotted name in code
         if " " in v and len(v.split()) > 3:
