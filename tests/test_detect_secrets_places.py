@@ -98,6 +98,8 @@ PLACES = {
     "prose-token-next-line": ("here's the token:\n{v}", RANDOM),
     "prose-key-next-line": ("here's my api key\n{v}", "{{lowerhex:40}}"),
     "digits-strong-name": ('discordToken = "{v}"', "{{digits:18}}"),
+    "dotted-password": ("DB_PASSWORD={v}", "YRCHel09RR.KPrzgwAg"),
+    "dotted-password-random": ("DB_PASSWORD={v}", "{{alnum:10}}.{{alnum:9}}"),
     "digits-xml": ("<discordToken>\n    {v}\n</discordToken>", "{{digits:32}}"),
 }
 

@@ -273,8 +273,8 @@ def is_code_name(v: str) -> bool:
     """Shaped as code names things, whatever the words' frequencies: ``EnvironmentVpcList``,
     ``_isStrongPassword.default``, ``mlkem.MLKEM1024PrivateKey``, ``set-password``,
     ``t.GeneralJWSInput``. Pieces of three letters or more (camel case, snake case, dotted), at
-    most one lone letter (a random mix of cases breaks into many), few digit runs, and letter
-    pairs that are mostly common ones (a looser version of ``_wordy``'s test: random tokens
+    most one lone letter (a random mix of cases breaks into many), few digit runs, pieces with
+    vowels, and letter pairs that are mostly common ones (a looser version of ``_wordy``'s test: random tokens
     score ~25%)."""
     if len(v) < 6 or not _CODE_NAME.fullmatch(v):
         return False
@@ -283,6 +283,9 @@ def is_code_name(v: str) -> bool:
     if len(long) < 2 or sum(len(p) == 1 for p in pieces) > 1 or len(_DIGIT_RUN.findall(v)) > 3:
         return False
     letters = [p.rstrip("0123456789") for p in pieces]
+    worded = [p for p in letters if len(p) >= 3]
+    if sum(any(c in "aeiouAEIOU" for c in p) for p in worded) < 0.6 * len(worded):
+        return False  # "YRCHel09RR.KPrzgwAg": pieces without vowels are not words
     grams = [p[i : i + 2].lower() for p in letters for i in range(len(p) - 1)]
     return bool(grams) and sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.55
 
