@@ -233,7 +233,8 @@ NOT_SECRETS = [
     "token:\n  - read\n  - write", "password?: string | Buffer;", "passphrase: Buffer,",
     '<input type="submit" name="password" value="Submit">', "password: bufferParser.readString(),",
     "private_key: x25519.X25519PrivateKey,", "password = &encryption_details.password;",
-    "effect serialize function class auth package a: job=8f3d2c1b0a9e8d7c6b5a4f3e2d1c0b16 attempt=3", "short line sntryu_7e6592b5902d1e075b1ab85ca40f452b15d69d7f3e401e3291b8cc4c9d62815",
+    "effect serialize function class auth package a: job=8f3d2c1b0a9e8d7c6b5a4f3e2d1c0b16 attempt=3",
+    " queue rate remove template can can limit auth: job=2434ff47a7ec9d8a attempt=2", "short line sntryu_7e6592b5902d1e075b1ab85ca40f452b15d69d7f3e401e3291b8cc4c9d62815",
 ]
 
 

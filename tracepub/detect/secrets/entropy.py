@@ -92,7 +92,7 @@ _SECRET_WORD = re.compile(r"(?i:pass|pwd|secret|token|key|auth|cred)")
 _VERSIONED = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_@]v?\d+\.\d+\.\d+(?:[-.+][A-Za-z0-9]+)*")
 # The name that owns a value found after a secret word in prose: code-shaped (``credentialsId``,
 # ``usernameVariable``), right before the colon or equals sign.
-_PAIR = re.compile(r"([A-Za-z_][\w.-]{0,40})=(?!=)")
+_PAIR = re.compile(r"([a-z][a-z_]{1,30})=(?=[^=\s])")  # a lower-case name, then its value
 _OWNER = re.compile(r"""([A-Za-z_][\w.-]{0,60})["'\]]?[ \t]{0,4}(?::|=)[ \t]{0,4}[`'"]?\Z""")
 _SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[-_. /:][A-Za-z]+)+")
 _TYPE_BY_NAME = (("private", "secret.private_key"), ("token", "secret.token"), ("key", "secret.api_key"))
@@ -353,6 +353,9 @@ class ContextEntropy(Detector):
             value = _clean(value)
             if any(c in value for c in "()[]{}"):
                 return None  # config['password'], token=token).sha, {x}: an expression
+            pair = _PAIR.match(value)
+            if pair is not None and not name_tier(pair.group(1)):
+                return None  # "auth: job=8f3d... attempt=2" (a log line): the value is job's
         if not value_ok(value, tier, quoted=quoted, code_like=code_like):
             return None
         if not flag and m.group("op") == "," and len(value) < 16:
