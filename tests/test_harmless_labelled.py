@@ -35,7 +35,6 @@ NS = uuid.UUID("5f0c6c3e-6f1e-4d7b-9a55-0c1f2b3a4d5e")
 _XFAIL = """
 address_in_code_or_docs: 01 02 03 04 05 06 07 08
 code_as_handle: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16
-code_as_secret: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
 code_syntax_as_ipv6: 05 07
 copyright_holder: 01 02 03 04 05 06 08 09 10 11 12 13 14 15 18 19 20
 date_as_phone: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
@@ -55,8 +54,6 @@ package_at_version_as_email: 01 02 03
 phone_library_data: 01 02 03 04 05 06 07 08 09 10
 ssh_name_as_email: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
 svg_path_numbers: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
-timestamp_as_secret: 01 02
-url_or_arn_as_secret: 01 02 03 04 05 06 07 08 09 10
 version_or_section_as_ip: 01 02 03 04 05 06 08 11 12 13 14 15 18 20
 """
 XFAIL_TODAY: set[str] = {

@@ -3,7 +3,8 @@
 Copy-on-write: an untouched value is returned as the same object, so the caller can tell
 "nothing changed" by identity and write the original bytes back unchanged. JSON found inside a
 string (Codex ``arguments``, OpenAI ``tool_calls``) is parsed, walked, and encoded again in the
-style it was written in.
+style it was written in. JSON that does not parse (cut short, too deep, written inside other
+text) and ``\\uXXXX`` / ``\\/`` escapes are decoded for the detectors (``escapes``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 import ahocorasick_rs
 import orjson
 
-from tracepub.walk import blobs
+from tracepub.walk import blobs, escapes
 
 # Path elements: str (object key), int (array index), KEY (the key itself), JSON (decoded string).
 KEY = ("#key",)
@@ -204,7 +205,34 @@ class Walker:
             if new_inner is inner:
                 return text
             return dumps_like(text, new_inner)
+        if "\\" in text and escapes.needs_decoding(text):
+            return self._escaped(text, path, key)
         return self._visit(text, path, key)
+
+    def _escaped(self, text: str, path: tuple, key: str | None) -> str:
+        """A string holding JSON that did not parse (cut short, too deep, written inside other
+        text) or ``\\uXXXX`` / ``\\/`` escapes: its string literals with an escape are visited
+        decoded, each under the key written before it, then the whole text with those escapes
+        decoded (``escapes``); what nothing redacts stays as written."""
+        new = text
+        parts: list[str] = []
+        last = 0
+        for a, b, decoded, lit_key in escapes.literals(text):
+            redone = self._string(decoded, (*path, JSON), lit_key if lit_key is not None else key, None)
+            if redone is not decoded and redone != decoded:
+                parts += [text[last:a], escapes.encode_literal(redone, text[a:b])]
+                last = b
+        if parts:
+            parts.append(text[last:])
+            new = "".join(parts)
+        decoded_all = escapes.decode(new)
+        if decoded_all is None:
+            return self._visit(new, path, key)
+        decoded, starts = decoded_all
+        redacted = self._visit(decoded, path, key)
+        if redacted is decoded or redacted == decoded:
+            return new
+        return escapes.carry_back(new, decoded, starts, redacted)
 
     def _visit(self, text: str, path: tuple, key: str | None) -> str:
         """``visit``, where a text holding a lone surrogate (JSON allows ``"\\ud800"``; no UTF-8

@@ -37,123 +37,23 @@ from functools import lru_cache
 from operator import itemgetter
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.secrets import filters
+from tracepub.detect.secrets import filters, validators
 from tracepub.detect.secrets.keywords import KeywordIndex
+from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
-PASSWORD, STRONG, WEAK = 3, 2, 1
-
 _TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat")
-
-# Words that end a name describing, not holding, a secret.
-_NOT_SECRET_LAST = frozenset(
-    """id ids name names type types file files path paths dir directory folder url urls uri uris
-    endpoint endpoints host hostname port length len size count counts min max limit limits
-    expiry expires expiration expired ttl timeout lifetime enabled enable disabled required
-    optional format prefix suffix field fields header headers env var vars variable param params
-    usage hint hints help label labels description desc placeholder pattern regex validator
-    policy version kind mode method methods algorithm alg scope scopes provider providers source
-    store manager helper command cmd script reset changed updated created rotation strength
-    location region index idx hash hashed sha md5 digest checksum fingerprint fingerprints len
-    class schema option options config settings setting status state flag flags error errors
-    message msg prompt title text template tmpl example examples sample test tests spec specs
-    handler callback func function fn cache cached exists valid invalid validation
-    at on date time timestamp ms seconds secs days issuer audience user username login email
-    owner dialog modal input button form page view route link docs doc info meta metadata details
-    struct st ptr ref refs obj""".split()
-)
-# Words anywhere in a name that make it non-secret.
-_NOT_SECRET_ANY = frozenset(
-    "public pub publishable fingerprint tokenizer tokenize tokenized tokens keys keyboard keyword keywords "
-    "keystroke keypress keydown keyup keycode passed passing bypass passthrough passenger compass "
-    "author authors authority authorities authored authoring authz oauth2_redirect".split()
-)
-# Words before "token" that make it something else (pagination, LLM vocabularies, protocol).
-_TOKEN_NOT = frozenset(
-    """page next prev previous continuation cursor sync idempotency request correlation trace
-    span event message cancellation cancel progress eos bos pad unk sep cls mask start end stop
-    special input output prompt completion reasoning cached total max num count usage image
-    audio text vocab word sentence lexer parser csrf xsrf resume ws""".split()
-)
-# Words before "key" that make it an identifier, not a credential.
-_KEY_NOT = frozenset(
-    """primary foreign sort partition cache dict map hash lookup index unique composite row column
-    object field react idempotency public pub ssh gpg pgp host shortcut hot label translation
-    i18n group route query config setting settings registry json yaml dedup dedupe s3 bucket
-    file path storage redis memcache kv item entry record node element list table order
-    cursor state store local localstorage event message metric metrics tag tags
-    feature flag experiment cluster shard tenant env attribute attr prop property
-    dimension""".split()
-)
-# "key" preceded by one of these is a credential even with nothing else in the name.
-_KEY_STRONG = frozenset(
-    """api access secret private priv client signing sign encryption encrypt enc decryption
-    master license licence app application service account auth session consumer webhook root
-    admin deploy subscription server write read ingest integration sdk mobile hmac jwt aes
-    crypto cipher shared rest management personal live prod production sandbox test dev
-    secret_access openai anthropic stripe github gitlab slack google gemini groq mistral
-    cohere together fireworks perplexity deepseek xai replicate elevenlabs pinecone langsmith
-    langchain wandb huggingface hf aws azure gcp firebase supabase sentry datadog twilio
-    sendgrid mailgun algolia mapbox""".split()
-)
-_PASS_COMPOUNDS = frozenset({"dbpass", "pgpass", "mysqlpass", "userpass", "keypass", "smtppass", "mailpass", "rootpass", "adminpass"})
-_PASSWORD_WORDS = ("password", "passwd", "passphrase", "passcode", "passwort", "contrasena", "contraseña", "senha")
-# Full names that are secrets though their last word says otherwise.
-_STRONG_NAMES = frozenset({"private_key_id", "client_key_data", "secret_key_base", "secret_id", "client_secret_id"})
-
-_SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_SPLIT = re.compile(r"[^A-Za-z0-9ñ]+")
-
-
-def words(name: str) -> list[str]:
-    return [w for w in _SPLIT.split(_SPLIT_CAMEL.sub("_", name).lower()) if w]
-
-
-@lru_cache(maxsize=8192)
-def name_tier(name: str) -> int:
-    """How strongly a variable / key / flag name says its value is a secret (0: not at all)."""
-    ws = words(name)
-    if not ws:
-        return 0
-    joined = "_".join(ws)
-    if joined in _STRONG_NAMES:
-        return STRONG
-    if ws[-1] in _NOT_SECRET_LAST or any(w in _NOT_SECRET_ANY for w in ws):
-        return 0
-    tier = 0
-    for i, w in enumerate(ws):
-        prev = ws[i - 1] if i else ""
-        if any(p in w for p in _PASSWORD_WORDS) or w in ("pass", "pw") or w in _PASS_COMPOUNDS:
-            return PASSWORD
-        if w.endswith("pwd") and (w != "pwd" or len(ws) > 1) and w != "oldpwd":
-            return PASSWORD  # MYSQL_PWD, dbpwd; a lone PWD is the working directory
-        if "secret" in w and not w.startswith("secretar"):
-            tier = max(tier, STRONG)
-        elif w == "token" or (w.endswith("token") and w != "token"):
-            if prev not in _TOKEN_NOT and w[:-5] not in _TOKEN_NOT:
-                tier = max(tier, STRONG)
-        elif w in ("apikey", "apitoken", "accesskey", "privatekey", "secretkey", "authkey", "authtoken",
-                   "credential", "credentials", "creds", "cred", "bearer", "apisecret", "clientsecret",
-                   "signingkey", "masterkey", "sessionkey", "encryptionkey", "licensekey"):
-            tier = max(tier, STRONG)
-        elif w == "key":
-            if prev in _KEY_NOT:
-                continue
-            tier = max(tier, STRONG if prev in _KEY_STRONG else WEAK)
-        elif w.endswith("key") and len(w) > 3 and w[:-3] in _KEY_STRONG:
-            tier = max(tier, STRONG)
-        elif w == "pat" and len(ws) > 1:
-            tier = max(tier, STRONG)  # AZURE_DEVOPS_PAT, GITHUB_PAT: a personal access token
-        elif w in ("auth", "authorization"):
-            tier = max(tier, WEAK)
-    return tier
 
 
 # After the name: an optional closing quote (JSON key, ['key']), then an operator, then a value.
 _ASSIGN = re.compile(
     r"""(?P<close>\\?["'`])?\]?[ \t]{0,8}
     (?P<op>:[ \t]{0,4}[A-Za-z_][\w.\[\]|, ]{0,60}?[ \t]{1,4}=(?!=)   # apiKey: str = "..."
-        |:=|::=|\?=|\+=|=>|===?|!==?|=|:(?![:/\\])|,|[ \t]+(?:is|was)(?=[ \t]))
+        |(?<=[ \t])[A-Za-z_][\w.\[\]*]{0,30}[ \t]{1,4}=(?![=~])     # Go: var apiKey string = "..."
+        |:::=|::=|:=|\?=|\+=|\.=|\|\|=|<-|=>|===?|!==?|=|:(?![:/\\])|,
+        |(?<=[ \t])-(?=[ \t]{1,4}["'`])                         # vendor token - 'value'
+        |(?<=["'])[ \t]{1,8}(?i:value)[ \t]{0,2}=                # key="AccountKey" value="..."
+        |[ \t]+(?:is|was)(?=[ \t]))
     [ \t]{0,8}
     (?:
         (?P<pfx>[rRbBuUf]{0,2}|@|SecretStr\(|Secret\()(?P<q>\\?["'`])(?P<qv>(?:(?!(?P=q)).){1,4096}?)(?P=q)
@@ -168,7 +68,8 @@ _FLAG = re.compile(
 )
 _REAL_ASSIGNMENT = re.compile(r"""(?:\\?["'`])?\]?[ \t]{0,8}(?:[:=]|=>)""")
 _NEARBY = re.compile(
-    r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))[ \t]{1,4}[`'\"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
+    r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))(?:[ \t]{1,4}|[ \t]{0,4}\r?\n[ \t]{0,8})[`'\"]?"
+    r"(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
 )
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-ñ")
 _PATHLIKE = re.compile(r"(?:/|~/|\./|\.\./|[A-Za-z]:\\)[^\s]*[/\\]")
@@ -179,6 +80,20 @@ _STOPWORDS = frozenset(
     same here there example sample dummy test changeme""".split()
 )
 
+_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
+# Values that are something else whatever their name: a URL (a password in one is url-password's,
+# a token in its query the query's name's), an ARN, a SigV4 credential scope (its key id is the AWS
+# rules'), a date or timestamp (PasswordLastUsed).
+_NOT_A_VALUE = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]{1,20}://|arn:aws[\w-]*:|[A-Z0-9]{10,128}/\d{8}/[\w-]{1,40}/[\w-]{1,40}/aws4_request"
+    r"|\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?\Z"
+)
+_SECRET_WORD = re.compile(r"(?i:pass|pwd|secret|token|key|auth|cred)")
+_VERSIONED = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_@]v?\d+\.\d+\.\d+(?:[-.+][A-Za-z0-9]+)*")
+# The name that owns a value found after a secret word in prose: code-shaped (``credentialsId``,
+# ``usernameVariable``), right before the colon or equals sign.
+_PAIR = re.compile(r"([a-z][a-z_]{1,30})=(?=[^=\s])")  # a lower-case name, then its value
+_OWNER = re.compile(r"""([A-Za-z_][\w.-]{0,60})["'\]]?[ \t]{0,4}(?::|=)[ \t]{0,4}[`'"]?\Z""")
 _SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[-_. /:][A-Za-z]+)+")
 _TYPE_BY_NAME = (("private", "secret.private_key"), ("token", "secret.token"), ("key", "secret.api_key"))
 
@@ -213,12 +128,20 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
     v = value.strip()
     if not v or len(v) > 8192:
         return False
+    if _NOT_A_VALUE.match(v) or not quoted and ("<" in v or ">" in v or "::" in v):
+        return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
+    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v)):
+        return False  # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value
+    if tier == STRONG and v.isdigit() and v.isascii():
+        # a number under a strong name (discord client secrets and ids, asana ids): long enough not to
+        # be a count, a port, a year or an epoch, varied, and not a run
+        return len(v) >= 16 and filters.shannon(v) >= 2.5 and not filters.is_placeholder(v) and not filters._sequential(v)
     if filters.is_placeholder(v) or filters.is_doc_example(v) or filters.is_reference(v, dotted=code_like and not quoted):
         return False
     if v.lower() in _STOPWORDS or _PATHLIKE.match(v):
         return False
-    if filters.is_identifier(v, hex_ok=tier >= STRONG):
-        return False
+    if filters.is_identifier(v, hex_ok=tier >= STRONG) or _VERSIONED.fullmatch(v):
+        return False  # (jjwt-jackson-0.11.2, a package at a version)
     if "\n" in v or "\t" in v or filters.is_regex_like(v):
         return False
     if not quoted and code_like and filters.is_plain_identifier(v):
@@ -229,6 +152,10 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
             return False
         if (v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v):
             return False  # "Incorrect", "pass-through": words; "vjguQaipRW-IkMlIbci" is not
+        if v.isalpha() and len(v) <= 16 and (v.isupper() or v[0].isupper() and v[1:].islower()):
+            return False  # one capitalised or upper-case word (Buffer, Submit, SUBMIT): a type, a label
+        if "." in v and filters.is_code_name(v):
+            return False  # bufferParser.readString: a dotted name in code
         if " " in v and len(v.split()) > 3:
             return False  # a sentence, not a passphrase
         return filters.shannon(v) >= 2.0
@@ -237,8 +164,11 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
     if tier == STRONG:
         return filters.looks_random(v, 10) or (
             (filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0
-        )
-    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id)
+        ) or (len(v) >= 16 and _HEX_RUN.fullmatch(v) is not None and filters.shannon(v) >= 2.7 and not filters._sequential(v))
+    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id); or
+    # base64 of user:password under an auth name (docker's "auth", npm's _auth), however short
+    if _auth_blob(v):
+        return True
     if all(c in "0123456789abcdefABCDEF-" for c in v):
         return False
     return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
@@ -321,20 +251,10 @@ class ContextEntropy(Detector):
                 tier = tiers[ident] = _last_part_tier(ident.lstrip("-").strip("."))
             if tier:
                 c = text[b] if b < n else ""
-                if c in _BLANKS and c and ident[0] != "-":
-                    # After the name's blanks, every _ASSIGN or _REAL_ASSIGNMENT match goes on with
-                    # an operator or "is"/"was" ("render_token %s to ...": prose, _nearby's case)
-                    p = b + 1
-                    while p < n and text[p] in _BLANKS:
-                        p += 1
-                    if p < n and (text[p] in _OP_FIRST or text.startswith(_IS_WAS, p)):
-                        span = self._assignment(text, a, b)
-                    else:
-                        span = self._nearby(text, b, ident.lstrip("-").strip("."), tier)
-                elif c and c in _ASSIGN_FIRST:
+                if c and c in _ASSIGN_FIRST:
                     span = self._assignment(text, a, b)
-                else:  # neither _ASSIGN, _FLAG nor _REAL_ASSIGNMENT can match here
-                    span = self._nearby(text, b, ident.lstrip("-").strip("."), tier)
+                else:  # neither _ASSIGN, _FLAG, _ELEMENT, _SET_VALUE nor _REAL_ASSIGNMENT can match here
+                    span = self._nearby(text, b, ident.lstrip("-").strip("."), tier, a)
                 if span is not None:
                     spans.append(span)
         return spans
@@ -346,7 +266,7 @@ class ContextEntropy(Detector):
         value = text.strip()
         if value_ok(value, tier, quoted=True):
             start = text.index(value)
-            return self._span(start, start + len(value), key, tier, "key")
+            return self._span(start, start + len(value), key, tier, "key", text)
         return None
 
     def _assignment(self, text: str, a: int, b: int) -> Span | None:
@@ -357,9 +277,47 @@ class ContextEntropy(Detector):
         if not tier:
             return None
         span = self._assigned(text, a, b, name, tier, flag)
-        if span is None and not _REAL_ASSIGNMENT.match(text, b):
-            span = self._nearby(text, b, name, tier)  # prose; a rejected assignment stays rejected
+        if span is None and b < len(text) and text[b] in "\"'>":
+            span = self._element(text, a, b, name, tier)
+        if span is None and b < len(text) and text[b] in _BLANKS and not flag:
+            span = self._set_command(text, a, b, name, tier)
+        if span is None and (not _REAL_ASSIGNMENT.match(text, b) or _HANDED_BEFORE.search(text, max(0, a - 60), a)):
+            # prose; a rejected assignment stays rejected, unless the words before hand a value
+            # over ("here's the token:" and the value on the next line)
+            span = self._nearby(text, b, name, tier, a)
         return span
+
+    def _element(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
+        """XML: ``<apiKey>VALUE</apiKey>``, also with the value on a line of its own (and the
+        line numbers of a file view), and ``<entry key="db.password">VALUE</entry>``."""
+        tag = a > 0 and text[a - 1] == "<" and text[b] == ">"
+        if not tag and not (a > 0 and text[a - 1] in "\"'" and text[a - 1] == text[b]):
+            return None
+        m = _ELEMENT.match(text, b if tag else b + 1)
+        if m is None:
+            return None
+        if tag and not text.startswith(text[a:b], m.end()):
+            return None  # <token>x</other>: not this element's value
+        value = m.group("v")
+        if not value_ok(value, tier, quoted=True):
+            return None
+        return self._span(m.start("v"), m.end("v"), name, tier, "element", text)
+
+    def _set_command(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
+        """A command that sets a named value, the value after a blank: ``aws configure set
+        aws_secret_access_key X``, ``git config --global github.token X``, ``npm config set
+        //registry.example.com/:_authToken X``."""
+        if not _SET_BEFORE.search(text, max(0, a - 80), a):
+            return None
+        m = _SET_VALUE.match(text, b)
+        if m is None:
+            return None
+        quoted = m.group("qv") is not None
+        value = m.group("qv") if quoted else _clean(m.group("uv"))
+        start = m.start("qv") if quoted else m.start("uv")
+        if not value_ok(value, tier, quoted=quoted):
+            return None
+        return self._span(start, start + len(value), name, tier, "command", text)
 
     def _assigned(self, text: str, a: int, b: int, name: str, tier: int, flag: bool) -> Span | None:
         m = (_FLAG if flag else _ASSIGN).match(text, b)
@@ -368,10 +326,15 @@ class ContextEntropy(Detector):
         if not flag:
             op = m.group("op")
             quoted_name = a > 0 and text[a - 1] in "\"'`" or m.group("close") is not None
-            if op == "," and not (quoted_name and name.isupper()):
-                return None  # lists of names; only setenv("GH_TOKEN", "...")-style pairs count
+            if op == "," and not (quoted_name and (name.isupper() or _call_opens(text, a)) and m.group("qv")):
+                # lists of names; setenv("GH_TOKEN", "..."), Add("AccountKey", "...") and
+                # GetEnvOrDefault("api_token", "...") pairs count: a call's first two arguments
+                return None
+            if op[-1:] == "=" and op[:1].isalpha() and not op.lower().startswith("value"):
+                if m.group("qv") is None:
+                    return None  # Go: var token string = os.Getenv("X") (a typed declaration holds a literal)
             # code: `password = x` with a lower-case name, or `{"password": x}` (JSON would quote x)
-            code_like = op in ("=", "==", "===", "!=", "!==") and not name.isupper() and not quoted_name
+            code_like = op in _CODE_OPS and not name.isupper() and not quoted_name
             code_like = code_like or (quoted_name and op in (":", "=>"))
             if op.strip() in ("is", "was") and m.group("qv") is None:
                 # "the password is incorrect", "elif token is Number.Float": a word or a name
@@ -390,6 +353,9 @@ class ContextEntropy(Detector):
             value = _clean(value)
             if any(c in value for c in "()[]{}"):
                 return None  # config['password'], token=token).sha, {x}: an expression
+            pair = _PAIR.match(value)
+            if pair is not None and not name_tier(pair.group(1)):
+                return None  # "auth: job=8f3d... attempt=2" (a log line): the value is job's
         if not value_ok(value, tier, quoted=quoted, code_like=code_like):
             return None
         if not flag and m.group("op") == "," and len(value) < 16:
@@ -397,24 +363,48 @@ class ContextEntropy(Detector):
 
         return self._span(vstart, vstart + len(value), name, tier, "assign", text)
 
-    def _nearby(self, text: str, b: int, name: str, tier: int) -> Span | None:
+    def _nearby(self, text: str, b: int, name: str, tier: int, a: int = -1) -> Span | None:
         """Prose: "here's the key, use it for the test run: ZGVwbG95...". A long random value
-        after a colon or "is" later in the same sentence as a secret word."""
+        after a colon or "is" later in the same sentence as a secret word; or right after the
+        word where the words before it hand a value over ("here's my key 3f9a...", "use this
+        token ghx..."): there a hex key is a key, not a commit."""
         m = _NEARBY.match(text, b)
         if m is None:
-            return None
+            return self._handed(text, a, b, name, tier) if a >= 0 else None
         value = _clean(m.group("uv"))
-        code_like = m.group(0)[: m.start("uv") - m.start()].rstrip().endswith("=")
+        gap = m.group(0)[: m.start("uv") - m.start()]
+        owner = _OWNER.search(gap)
+        if owner is not None and _code_shaped(owner.group(1)) and not name_tier(owner.group(1)):
+            return None  # usernamePassword(credentialsId: '<uuid>'): the value is credentialsId's
+        pair = _PAIR.match(value)
+        if pair is not None and not name_tier(pair.group(1)):
+            return None  # "auth failed: job=8f3d...": the value is job's
+        code_like = gap.rstrip().endswith("=")
         if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False, code_like=code_like):
             return None
         hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
-        if not (filters.looks_random(value, 16) or hexlike) or hexlike and len(value) in (40, 64):
-            return None  # a git SHA after "key ...:" is a commit; other hex after a secret word is a key
+        if not (filters.looks_random(value, 16) or hexlike):
+            return None
+        if hexlike and len(value) in (40, 64) and not (a >= 0 and _HANDED_BEFORE.search(text, max(0, a - 60), a)):
+            return None  # a git SHA after "key ...:" is a commit ("here's my key for staging: <hex>" is a key)
+        return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
+
+    def _handed(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
+        m = _HANDED_VALUE.match(text, b)
+        if m is None or not _HANDED_BEFORE.search(text, max(0, a - 60), a):
+            return None
+        value = _clean(m.group("uv"))
+        if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False):
+            return None
+        if not (filters.looks_random(value, 16) or filters.is_hex_digest(value) or filters.is_uuid(value)):
+            return None
         return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
 
     def _span(self, start: int, end: int, name: str, tier: int, how: str, text: str = "") -> Span:
         if text and end - start >= 40:
             end = _base64_block_end(text, start, end)
+        if tier == WEAK and _auth_blob((text or "")[start:end]):
+            return Span(start, end, "secret.basic_auth", f"{self.name}:{how}", 0.8, REDACTED)
         confidence = {PASSWORD: 0.75, STRONG: 0.8, WEAK: 0.6}[tier]
         action = REVIEW if tier == WEAK else REDACTED
         return Span(start, end, _type_for(name, tier), f"{self.name}:{how}", confidence, action)
@@ -437,6 +427,25 @@ def _base64_block_end(text: str, start: int, end: int) -> int:
     return end
 
 
+def _auth_blob(v: str) -> bool:
+    """Base64 of ``user:password`` (``Y2k6...``): a credential whatever its length."""
+    return len(v) >= 8 and _B64_VALUE.fullmatch(v) is not None and validators.basic_auth(v)
+
+
+def _code_shaped(name: str) -> bool:
+    """Written as code names things (``credentialsId``, ``user_name``, ``x2``), not a word of prose."""
+    return any(c in "_." or c.isdigit() for c in name) or any(c.isupper() for c in name[1:])
+
+
+def _call_opens(text: str, a: int) -> bool:
+    """The quoted name at ``a`` is a call's first argument: ``Add("AccountKey", ...`` (the
+    quote before it, blanks, then an opening parenthesis)."""
+    i = a - 2
+    while i >= 0 and text[i] in _BLANKS:
+        i -= 1
+    return i >= 0 and text[i] == "("
+
+
 def _last_part(name: str) -> str:
     """``settings.SECRET_KEY`` -> ``SECRET_KEY``; a lone weak word keeps its parent
     (``config.api.key`` -> ``api.key``). The dotted path before it says where, not what."""
@@ -455,13 +464,27 @@ def _last_part_tier(name: str) -> int:
 # ``_ident_bounds``' forward half as a regex: at most 80 name characters after the trigger word.
 _IDENT_END = re.compile(r"[A-Za-z0-9_.\-ñ]{0,80}")
 _IDENT_TIERS: dict[str, int] = {}  # a name as found in the text -> its tier (``_assignment``'s test)
-# Every match of ``_ASSIGN``, ``_FLAG`` and ``_REAL_ASSIGNMENT`` starts with one of these
-# (a closing quote or bracket, a blank, an operator's first character).
-_ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,")
+# Every match of ``_ASSIGN``, ``_FLAG``, ``_ELEMENT`` and ``_REAL_ASSIGNMENT`` starts with one
+# of these (a closing quote or bracket, a blank, an operator's first character, an XML tag's end).
+_ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,.|<>")
 _BLANKS = " \t"
-# What follows a blank run in any _ASSIGN match (the operator's first character, "is", "was").
-_OP_FIRST = frozenset(":?+=!,")
-_IS_WAS = ("is", "was")
+# Operators of code (a lower-case name there may be assigned a variable, not a value).
+_CODE_OPS = frozenset(("=", "==", "===", "!=", "!==", ".=", "+=", "||=", "<-"))
+# XML: the element's end (or an attribute's closing quote, then the end), blanks and line breaks
+# (JSON-escaped ones too, and a file view's line numbers), the value, blanks, the closing tag.
+_ELEMENT = re.compile(r"""(?:\\?["'])?>(?:\s|\\[nrt]|\d{1,6}→)*(?P<v>[^\s<>"'`\\]{1,4096})(?:\s|\\[nrt]|\d{1,6}→)*</""")
+# Before a name whose value follows a blank: a command that sets it.
+_SET_BEFORE = re.compile(
+    r"(?:\b(?:configure|config|secrets?|env|vars?|credentials?|keys?)[ \t]+(?:set|add|put)"
+    r"|\bgit[ \t]+config(?:[ \t]+--?[\w-]+)*|\bset)[ \t]+(?:[^\s]*[/:])?\Z"
+)
+_SET_VALUE = re.compile(r"""[ \t]{1,4}(?:(?P<q>["'])(?P<qv>[^"'\n]{1,1024})(?P=q)|(?P<uv>[^\s"'`;&|\\]{1,1024}))""")
+# Prose that hands a value over, before the secret word ("here's my", "use this", "try the new").
+_HANDED_BEFORE = re.compile(
+    r"(?i:here(?:'s|’s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got)"
+    r"[ \t]+(?:(?:my|the|our|your|this|a|an|new|that)[ \t]+)?(?:[A-Za-z][\w-]{0,20}[ \t]+){0,2}\Z"
+)
+_HANDED_VALUE = re.compile(r"""(?:[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])""")
 
 
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)

@@ -45,9 +45,9 @@ _PLACEHOLDER = re.compile(
     )$""",
     re.VERBOSE,
 )
-# Anywhere inside a value: runs of x or *, "your_key_here", "<...>", "${...}".
+# Anywhere inside a value: runs of x, * or #, "your_key_here", "<...>", "${...}".
 _PLACEHOLDER_INSIDE = re.compile(
-    r"(?i:x{6,}|\*{3,}|•{3,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
+    r"(?i:x{6,}|\*{3,}|•{3,}|\#{4,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
     r"(?:key|token|secret|password|pass)|(?:key|token|secret|password)[_-]?(?:goes[_-]?)?here|placeholder|replace[_-]?me|"
     r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret))|\.\.\.|…"
     r"|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"
@@ -61,7 +61,28 @@ def is_placeholder(value: str) -> bool:
         return True
     if _PLACEHOLDER.match(v) or (v.startswith("<") and v.endswith(">")):
         return True
-    return bool(_PLACEHOLDER_INSIDE.search(v))
+    return bool(_PLACEHOLDER_INSIDE.search(v)) or is_fill(v) or _letter_run(v)
+
+
+_RUN = re.compile(r"(.)\1{3,}")
+
+
+def is_fill(value: str) -> bool:
+    """A prefix filled out to a token's length (``sntryu_aaaa...``, ``sgp_5555555dAAAAA7777777...``,
+    ``...-####...``, ``aaaaaaaaaa1111111111bbbb...``): runs of one character (four or more) make
+    up half of it. A random token of any alphabet has next to none (Twitter's bearer tokens
+    start with 22 A's, a fifth of them)."""
+    if len(value) < 12:
+        return False
+    return sum(m.end() - m.start() for m in _RUN.finditer(value)) * 2 >= len(value)
+
+
+def _letter_run(value: str) -> bool:
+    """Eight letters in alphabet or keyboard order (``klmnopqrstuvwx``, ``asdfghjk``): typed, not
+    drawn. (Runs of digits are left to the randomness tests: ``12345678`` opens many real test
+    fixtures that are still secrets by their place.)"""
+    low = value.lower()
+    return any(r in low for r in _LETTER_RUNS)
 
 
 # --- vendor documentation examples ------------------------------------------------------------
@@ -149,6 +170,7 @@ _REFERENCE = re.compile(
         | (?:process\.env|import\.meta\.env|os\.environ|ENV|env|secrets|vars|inputs)\b.*
         | !(?:vault|secret|ref|Ref|Sub|GetAtt|env)\b.*                 # YAML tags
         | @[A-Za-z_][\w.]*                                             # @Value, @var
+        | [&*]+[A-Za-z_][\w.]*(?:\(\))?                                # &details.password, *ptr
         | (?:true|false|null|none|nil|undefined|yes|no|on|off)
         | -?\d+(?:\.\d+)?                                              # numbers
     )$""",
@@ -220,6 +242,7 @@ _COMMON_BIGRAMS = frozenset(
 )
 _PIECES = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]")
 _LONG_DIGITS = re.compile(r"\d{5,}")
+_INNER_DIGITS = re.compile(r"(?<=[A-Za-z])\d+(?=[A-Za-z])")
 _SEQUENTIAL = ("abcdefghijklmnopqrstuvwxyz", "0123456789", "qwertyuiopasdfghjklzxcvbnm")
 
 
@@ -229,6 +252,8 @@ def _wordy(v: str) -> bool:
     English pairs, and they cover most of the value. Random tokens fail both tests."""
     if _LONG_DIGITS.search(v):
         return False
+    if len(_INNER_DIGITS.findall(v)) >= 2 and v.isalnum():
+        return False  # "9inibyru3fup6a376", "pr2iboowu25gsi": digits strewn between letters, as no name has them
     pieces = _PIECES.findall(v)
     if not pieces or sum(map(len, pieces)) / len(pieces) < 2.5:
         return False  # "tWrn2stEet": case flips every two letters, as no name does
@@ -238,7 +263,35 @@ def _wordy(v: str) -> bool:
     return sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.7
 
 
+_CODE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|-|::)[A-Za-z_$][\w$]*)*")
+_DIGIT_RUN = re.compile(r"\d+")
+# Camel-case pieces with the number a name glues to a word (x25519, MLKEM1024, Pkcs1).
+_CODE_PIECES = re.compile(r"[A-Z]{2,}\d*(?![a-z])|[A-Z]?[a-z]+\d*|[A-Z]\d+|[A-Z]|\d+")
+
+
+def is_code_name(v: str) -> bool:
+    """Shaped as code names things, whatever the words' frequencies: ``EnvironmentVpcList``,
+    ``_isStrongPassword.default``, ``mlkem.MLKEM1024PrivateKey``, ``set-password``,
+    ``t.GeneralJWSInput``. Pieces of three letters or more (camel case, snake case, dotted), at
+    most one lone letter (a random mix of cases breaks into many), few digit runs, pieces with
+    vowels, and letter pairs that are mostly common ones (a looser version of ``_wordy``'s test: random tokens
+    score ~25%)."""
+    if len(v) < 6 or not _CODE_NAME.fullmatch(v):
+        return False
+    pieces = _CODE_PIECES.findall(v)
+    long = [p for p in pieces if len(p) >= 3]
+    if len(long) < 2 or sum(len(p) == 1 for p in pieces) > 1 or len(_DIGIT_RUN.findall(v)) > 3:
+        return False
+    letters = [p.rstrip("0123456789") for p in pieces]
+    worded = [p for p in letters if len(p) >= 3]
+    if sum(any(c in "aeiouAEIOU" for c in p) for p in worded) < 0.6 * len(worded):
+        return False  # "YRCHel09RR.KPrzgwAg": pieces without vowels are not words
+    grams = [p[i : i + 2].lower() for p in letters for i in range(len(p) - 1)]
+    return bool(grams) and sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.55
+
+
 _SEQUENTIAL_RUNS = tuple(s[i : i + 8] for s in _SEQUENTIAL for i in range(len(s) - 7))
+_LETTER_RUNS = tuple(r for r in _SEQUENTIAL_RUNS if r.isalpha())
 
 
 def _sequential(v: str) -> bool:

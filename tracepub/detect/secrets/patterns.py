@@ -36,6 +36,7 @@ import re
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import validators
 from tracepub.detect.secrets.filters import (
+    _wordy,
     is_doc_example,
     is_placeholder,
     is_reference,
@@ -182,6 +183,12 @@ class PatternDetector(Detector):
             secret = text[start:end]
             if is_placeholder(secret) or is_doc_example(secret):
                 continue
+            if rule.context is not None and (
+                not _name_is_word(text, m.start(), rule.name_regex) or _wordy(secret) and not _HEXISH.fullmatch(secret)
+            ):
+                continue  # okta in rookTable, sumo in sumOfExposures; a name or a word as the value
+            if rule.truncated and not _cut_here(text, start, end):
+                continue
             if rule.entropy is not None and shannon(secret) < rule.entropy:
                 continue
             if rule.random and (not looks_random(secret, 8) or is_reference(secret)):
@@ -199,6 +206,54 @@ class PatternDetector(Detector):
                     action = REVIEW if action == REVIEW else REDACTED
             out.append(Span(start, end, rule.type, f"pattern:{rule.id}", confidence, action))
         return out
+
+
+_MARK = re.compile(r"…|\.\.\.|[ \t]*[\[(<](?:[\w ]{0,24}truncated|\.\.\.|…)")
+LONG_LINE, LONG_TEXT = 500, 1000  # where tools cut lines (Claude's Read: 2000) and outputs
+
+
+def _cut_here(text: str, start: int, end: int) -> bool:
+    """A prefixed token shorter than its format at ``end`` was cut by a tool, not mistyped or
+    made up for a test: a truncation mark follows it, or it ends a line or a text long enough to
+    have been cut (a short line ending in ``sntryu_`` and 63 hex is a wrong-length sample)."""
+    if _MARK.match(text, end):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    if end - line_start >= LONG_LINE:
+        return True
+    return not text[end:].strip() and len(text) >= LONG_TEXT
+
+
+_HEXISH = re.compile(r"[0-9a-fA-F:-]+")  # hex (cafebabe:deadbeef): words made of a-f say nothing
+
+
+def _name_is_word(text: str, start: int, name: re.Pattern | None) -> bool:
+    """The provider name matched at ``start`` is a word of its identifier: it begins where a word
+    begins (no letter before it, or a lower-case letter or digit then the name's capital:
+    ``myOktaToken``, or a flag's one capital: ``-Dsonar.login``) and ends where one ends (no letter after it, a capital after a lower-case
+    letter: ``oktaToken``, or, written in one case throughout, glued to more of the same case:
+    ``slackbot``, ``SLACKBOT``). ``etsy`` in ``SetSysctl``, ``okta`` in ``rookTable``, ``sumo``
+    in ``sumOfExposures``, ``meraki`` in ``CameraKit`` are not the provider."""
+    if name is None:
+        return True
+    m = name.match(text, start)
+    if m is None:
+        return True
+    end = m.end()
+    if start > 0:
+        before, first = text[start - 1], text[start]
+        # (a single capital before a lower-case name is a flag's letter: -Dsonar.login)
+        flag = before.isupper() and first.islower() and (start < 2 or not text[start - 2].isalpha())
+        if before.isalpha() and not (before.islower() and first.isupper()) and not flag:
+            return False
+    if end < len(text) and text[end].isalpha():
+        last, after, word = text[end - 1], text[end], text[start:end]
+        if last.islower() and after.isupper():
+            return True
+        letters = [c for c in word if c.isalpha()]
+        one_case = all(c.islower() for c in letters) or all(c.isupper() for c in letters)
+        return one_case and (after.islower() if letters[0].islower() else after.isupper()) if letters else False
+    return True
 
 
 @functools.cache  # per compiled rule: the bundled rules are shared by every detector of a process

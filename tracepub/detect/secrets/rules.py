@@ -37,10 +37,13 @@ _MACROS = {
 
 # NAME[rest] [closing quote] OPERATOR [opening quote] VALUE. The rest of the name is short
 # (``_API_KEY``, ``.secret``); the operator covers .env/INI (=), YAML/JSON (:), Go (:=),
-# Ruby/PHP (=>), Makefile (?=), and CSV-ish ``name,value``; quotes may be JSON-escaped.
+# Ruby/PHP (=>, .=), make (?=, +=, ::=, :::=), R (<-), Ruby (||=), CSV-ish ``name,value``, and
+# an XML element's end (``<sonarToken>`` then the value, maybe on the next line); quotes may be
+# JSON-escaped.
 _CONTEXT = (
     r"(?i:{name})[\w.(-]{{0,30}}?(?:\\?[\"'`\]])?[ \t]{{0,4}}"
-    r"(?:=|:=|::=|:|=>|\?=|,|\|\|)[ \t]{{0,4}}(?:\\?[\"'`]|b'|b\")?"
+    r"(?:(?:=|:::=|::=|:=|:|=>|\?=|\+=|\.=|\|\|=|<-|,|\|\|)[ \t]{{0,4}}|>(?:\s|\\[nrt]|\d{{1,6}}→){{0,12}})"
+    r"(?:\\?[\"'`]|b'|b\")?"
     r"(?P<secret>{value})(?![A-Za-z0-9_+/=-])"
 )
 
@@ -76,6 +79,16 @@ class Rule:
     # Every match starts with the rule's one keyword (a ``context`` rule named by a plain word):
     # in ASCII text, only where the keyword index found it (``PatternDetector._apply_at``).
     at_keyword: bool = False
+    # A ``context`` rule's provider name (a regex): a match counts only where the name is a word
+    # of the identifier it sits in (``okta`` in ``OKTA_TOKEN``, ``oktaToken``; not in ``rookTable``).
+    context: str | None = None
+    # A cut token (``truncated``): a match not followed by an ellipsis or a truncation mark must
+    # end a long line or a long text (``PatternDetector._cut_here``).
+    truncated: bool = False
+
+    @functools.cached_property
+    def name_regex(self) -> re.Pattern | None:
+        return re.compile(f"(?i:{self.context})", self.flags) if self.context is not None else None
 
     @functools.cached_property
     def regex(self) -> re.Pattern:
@@ -277,6 +290,8 @@ def parse_rules(data: dict, source: str, lazy: bool = False) -> list[Rule]:
                 source=source,
                 at_keyword="regex" not in raw and re.fullmatch(r"[A-Za-z0-9_]+", raw["context"]) is not None
                 and [k.lower() for k in raw.get("keywords", [])] == [raw["context"].lower()],
+                context=None if "regex" in raw else raw["context"],
+                truncated=bool(raw.get("truncated", False)),
             )
             if not lazy:
                 _ = rule.regex, rule.secret_group, rule.width, rule.literal
@@ -303,13 +318,23 @@ def load_rules(extra: list[Path] | None = None) -> list[Rule]:
     return rules
 
 
+def _pack():
+    """The rule packs: the checkout's own ``patterns/`` beside the package when running from a
+    source tree (a worktree run with ``PYTHONPATH`` would otherwise read the packs of whatever
+    checkout the editable install maps ``tracepub.patterns`` to), else the shipped
+    ``tracepub.patterns``."""
+    here = Path(__file__).resolve().parents[3] / "patterns"
+    if (here / "core.toml").is_file() and (here.parent / "tracepub" / "detect").is_dir():
+        return here
+    return resources.files("tracepub.patterns")
+
+
 @functools.cache
 def _bundled_rules() -> tuple[Rule, ...]:
     """The bundled packs, parsed once per process: a run builds detectors for file names and
     for contents, and compiling ~300 regexes is a tenth of a second of serial start-up."""
     rules: list[Rule] = []
-    pack = resources.files("tracepub.patterns")
-    for entry in sorted(pack.iterdir(), key=lambda p: p.name):
+    for entry in sorted(_pack().iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".toml"):
             rules.extend(parse_rules(tomllib.loads(entry.read_text(encoding="utf-8")), entry.name, lazy=True))
     return tuple(rules)

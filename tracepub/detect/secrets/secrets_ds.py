@@ -25,13 +25,21 @@ from detect_secrets.plugins.keyword import KeywordDetector
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters, validators
 from tracepub.detect.secrets.entropy import PASSWORD, value_ok
+from tracepub.detect.secrets.names import name_tier
 from tracepub.detect.text import folded, line_windows
 from tracepub.model import Leaf, Span
 
 # High-entropy plugins flag every hash; IPPublic is PII's business; PrivateKeyDetector matches the
 # bare header text ("BEGIN RSA PRIVATE KEY" in code that parses keys), where the private-key rule
 # requires a key body and covers the whole block.
-_SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "KeywordDetector", "IPPublicDetector", "PrivateKeyDetector"}
+# SlackDetector's ``xox[abposr]-(\d+-)+[a-z0-9]+`` takes placeholders and short fakes (``xoxb-12345-abcd234``,
+# ``xoxp-1234-1234-1234-...``, ``xoxe.xoxp-1-initial``); the rule pack has every Slack token shape.
+_SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "KeywordDetector", "IPPublicDetector", "PrivateKeyDetector",
+         "SlackDetector"}
+# Plugins whose first group is the token's prefix (``(ghp|gho|...)_...``), not its value: their
+# span is the whole match.
+_WHOLE_MATCH = {"GitHubTokenDetector", "GitLabTokenDetector"}
+_TOKEN_CHAR = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 CONFIDENCE = 0.65
 # The keyword plugin only finds a value right after a name and an operator (or a call).
 _FOLLOWED_BY_ASSIGNMENT = re.compile(r"""\w{0,40}[\]'"]{0,2}\s{0,4}(?:[:=!]|\.assign\(|\()""")
@@ -155,6 +163,19 @@ def has_value(gate: re.Pattern, text: str) -> bool:
     return gate.search(text) is not None
 
 
+# The name a keyword plugin's value is assigned to: an identifier, an optional closing quote or
+# bracket, an operator, an optional opening quote, right before the value.
+_NAME_BEFORE = re.compile(r"""([A-Za-z_][\w.-]{0,80})["'\]]{0,2}[ \t]{0,4}(?:[:=!]=?|=>|:=)[ \t]{0,4}[bru]?["'`]?\Z""")
+
+
+def _named_otherwise(line: str, i: int) -> bool:
+    """The value at ``i`` is assigned to a name that says it is not a secret
+    (``LLM_SECRET_NAME = "NEXUS-GPT4-API-KEY"``, ``secret_arn = ...``): the keyword plugin matched a
+    word inside the name, which the entropy detector's name tiers read whole."""
+    m = _NAME_BEFORE.search(line, max(0, i - 100), i)
+    return m is not None and name_tier(m.group(1).split(".")[-1]) == 0
+
+
 class DetectSecrets(Detector):
     name = "detect-secrets"
     high_confidence = False
@@ -250,11 +271,16 @@ class DetectSecrets(Detector):
             need = self._values[i]
             if need is not None and not has_value(need, text):
                 continue
+            whole = plugin in _WHOLE_MATCH
             for rx in patterns:
                 for m in rx.finditer(text):
-                    g = 1 if m.re.groups else 0
+                    g = 1 if m.re.groups and not whole else 0
                     start, end = m.span(g)
                     if start < 0 or end <= start or not agrees(text[start:end]):
+                        continue
+                    if start > 0 and text[start - 1] in _TOKEN_CHAR or end < len(text) and text[end] in _TOKEN_CHAR:
+                        # the whole token or nothing: ASIA... inside TODAYINASIAASACK..., a bot token's
+                        # digits:secret glued to more digits, a prefix's match inside a longer token
                         continue
                     if plugin == "BasicAuthDetector" and not validators.password_like(text[start:end]):
                         continue  # gist://username:token@...: URL syntax in docs
@@ -276,7 +302,7 @@ class DetectSecrets(Detector):
                     if " " in value or not value_ok(value, PASSWORD, quoted=True):
                         continue
                     i = line.find(value)
-                    if i >= 0:
+                    if i >= 0 and not _named_otherwise(line, i):
                         spans.append(
                             Span(offset + i, offset + i + len(value), "secret.password",
                                  "detect-secrets:KeywordDetector", CONFIDENCE)

@@ -12,6 +12,7 @@ check (``require_valid = true``), which turns a loose shape into a precise one:
 - ``basic_auth``: base64 that decodes to printable ``user:password`` (``Authorization: Basic``,
   docker ``auth``).
 - ``password_like``: not a bare short word (``user:token@host`` in docs is syntax).
+- ``user_password``: a command line's ``USER:PASSWORD`` (``curl -u``) with a real secret side.
 - ``jwt``: the header part decodes to a JSON object with ``alg``/``typ``/``kid``.
 """
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import zlib
 from collections.abc import Callable
 
@@ -114,7 +116,41 @@ def basic_auth(value: str) -> bool:
     except UnicodeDecodeError:
         return False
     user, sep, password = text.partition(":")
-    return bool(sep) and bool(password) and text.isprintable()
+    # an empty password is still a credential: an API key sent as the user name (``key:``)
+    return bool(sep) and (bool(password) or len(user) >= 4) and text.isprintable()
+
+
+_PLACEHOLDER_PART = re.compile(r"[$%]|<.*>$|\[.*\]$|\{\{|\{[A-Za-z_][A-Za-z_.]*\}$|\*{3,}|\.{3}")
+# What people write for "a user" and "a password" in docs and tests: ``user:pass``, ``test:test``.
+_STAND_INS = frozenset(
+    """user username login name pass passwd password pwd pw secret token apikey api_key key test xxx yyy zzz
+    foo bar baz demo example changeme guest admin root""".split()
+)
+
+
+def _part_is_placeholder(part: str) -> bool:
+    """``$PASSWORD``, ``${x}``, ``$(cat f)``, ``<password>``, ``[PASSWORD]``, ``{{ v }}``, ``{password}``
+    (a name in braces; ``{aZ3k9...}`` is a value someone left its braces around), ``***``."""
+    if _PLACEHOLDER_PART.match(part) or _PLACEHOLDER_PART.search(part[:2]):
+        return True
+    return part.lower() in _STAND_INS or (len(set(part.lower())) <= 1 and len(part) >= 2)
+
+
+def user_password(value: str) -> bool:
+    """A command line's ``USER:PASSWORD`` argument (``curl -u``), quotes as written (``"a":"b"``,
+    ``'a:b'``, ``a:'b'``): holds a colon, and the side that carries the secret (the password, or
+    the user when the password is empty: an API key as the user name) is neither a placeholder
+    nor a stand-in word, nor equal to the other side (``test:test``)."""
+    v = value.replace('"', "").replace("'", "")
+    if v.startswith("<") or ":" not in v:
+        return False
+    user, _, password = v.partition(":")
+    secret = password or user
+    if not secret or _part_is_placeholder(secret) or secret == user and password:
+        return False
+    if password and user and _part_is_placeholder(user) and user.startswith(("$", "{{", "<")):
+        return False  # "${USER}:x" is a template whatever x is
+    return password_like(secret.strip("{}"))
 
 
 def jwt(value: str) -> bool:
@@ -135,6 +171,7 @@ def password_like(value: str) -> bool:
 
 VALIDATORS: dict[str, Callable[[str], bool]] = {
     "password_like": password_like,
+    "user_password": user_password,
     "github": crc32_base62,
     "npm": crc32_base62,
     "luhn": luhn,
