@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from tracepub.detect.pii.network import _IPV4ISH
 from tracepub.model import Span
 
 _NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@")
@@ -44,12 +43,3 @@ def _glued(text: str, s: Span) -> bool:
     if before == "-" and s.start > 1 and text[s.start - 2].isalnum():
         return True
     return after == "-" and s.end + 1 < len(text) and text[s.end + 1].isalnum()
-
-
-def _not_a_phone(text: str, s: Span) -> bool:
-    """Dotted quads and pieces of longer dotted numbers (IPs, versions) are not phone numbers."""
-    value = text[s.start:s.end]
-    if _IPV4ISH.match(value):
-        return True
-    before, after = text[max(0, s.start - 2):s.start], text[s.end:s.end + 2]
-    return (before[-1:] == "." and before[:1].isdigit()) or (after[:1] == "." and after[1:2].isdigit())

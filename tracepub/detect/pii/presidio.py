@@ -30,10 +30,10 @@ import re
 import threading
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.pii.checks import _NOT_PERSONAL_EMAIL, _glued, _not_a_phone, _trim_email, _version_like
+from tracepub.detect.pii import phones as _phones
+from tracepub.detect.pii.checks import _NOT_PERSONAL_EMAIL, _glued, _trim_email, _version_like
 from tracepub.detect.pii.network import (
     _IP_LINES,
-    _IPV4ISH,
     _IPV6_HINT,
     _PRESIDIO_IPV4,
     _ipv4_finditer,
@@ -54,12 +54,10 @@ from tracepub.detect.pii.triggers import (
     _DIGIT_SHAPES,
     _EMAIL_TRIGGER,
     _IBAN_START,
-    _LAST_BREAKER,
     _NINO_END,
     _NINO_HINT,
     _NUMBER_SHAPES,
     _NUMBER_TRIGGERS,
-    _PHONE_CANDIDATE,
     _PHONE_TRIGGER,
     _iban_shapes,
     has_iban_hint,
@@ -84,7 +82,6 @@ _TYPES = {
     "UK_NHS": "pii.national_id",
     "PERSON": "pii.person",
 }
-_DIGITS = re.compile(r"[0-9]")
 _CONTEXT_WINDOW = 48
 _CONTEXT_BOOST = 0.35
 
@@ -130,17 +127,12 @@ class Presidio(Detector):
             IbanRecognizer,
             InAadhaarRecognizer,
             IpRecognizer,
-            PhoneRecognizer,
             UkNinoRecognizer,
             UsSsnRecognizer,
         )
 
         self._email = EmailRecognizer()
-        self._phone = PhoneRecognizer(supported_regions=("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT",
-                                                         "NL", "JP"))
-        from tracepub.detect.pii import presidio_fast
-
-        presidio_fast.phone_supports(self._phone)  # its self-check, once, before workers fork
+        _phones.warm()  # the regions' metadata, once, before workers fork
         self._digit_recognizers = [
             CreditCardRecognizer(),
             UsSsnRecognizer(),
@@ -162,7 +154,6 @@ class Presidio(Detector):
         self.ner_model = ner_model_name() if ner else None
         self._nlp = None
         self._lock = threading.Lock()
-        self._phone_memo: dict[str, list[tuple[int, int, float]]] = {}  # text the matcher read -> its results
 
     # -- helpers ---------------------------------------------------------------------------
     def parts(self) -> list[Detector]:
@@ -256,51 +247,6 @@ class Presidio(Detector):
             out.append(Span(r.start, r.end, type_, f"presidio:{r.entity_type}", round(score, 3)))
         return out
 
-    def _phone_analyze(self, text: str) -> list[tuple[int, int, float]]:
-        """The phone recognizer's ``analyze`` as (start, end, score), through ``presidio_fast``
-        (parse-and-verify remembered across regions and windows) when it is Presidio's own."""
-        from tracepub.detect.pii import presidio_fast
-
-        if presidio_fast.phone_supports(self._phone):
-            return presidio_fast.phone_analyze(self._phone, text)
-        return [(r.start, r.end, r.score) for r in self._phone.analyze(text, ["PHONE_NUMBER"], None)]
-
-    def _phones(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[Span]:
-        """``phonenumbers`` scans for every region over the whole text, the slowest step by far on
-        tool output; so it only sees short windows around digit runs that could be a number: the
-        candidate with up to ``_CONTEXT_WINDOW`` characters before it and two after.
-
-        The matcher runs on the part of that window from its last ``_PHONE_BREAKERS`` character
-        before the candidate on (no match holds one, so the matches there are the window's and
-        the earlier ones end before it): fewer numbers to try in the context ("[29/Nov/2026:10:23:26
-        +0000] "GET /x" 200 3556"), and the same part again under another context is a memo hit.
-        Context words are still read in the window (``_spans``)."""
-        out: list[Span] = []
-        for w0, w1 in windows or [(0, len(text))]:
-            for m in _PHONE_CANDIDATE.finditer(text, w0, w1):
-                a, b = m.span()
-                g = m.group()
-                if _IPV4ISH.match(g) or len(_DIGITS.findall(g)) < 7:  # in logs: IPs (the cheaper test first)
-                    continue
-                a0, b0 = max(0, a - _CONTEXT_WINDOW), min(len(text), b + 2)
-                cut = _LAST_BREAKER.match(text, a0, a)
-                c0 = cut.end() - 1 if cut else a0
-                part = text[c0:b0]
-                found = self._phone_memo.get(part)  # phonenumbers reads it once per region: milliseconds
-                if found is None:
-                    found = self._phone_analyze(part)
-                    if len(self._phone_memo) >= 4096:
-                        self._phone_memo.clear()
-                    self._phone_memo[part] = found
-                # A match in the context part belongs to another candidate.
-                mine = [_Result("PHONE_NUMBER", s + c0 - a0, e + c0 - a0, score) for s, e, score in found
-                        if s + c0 < b and e + c0 > a]
-                for s in self._spans(text[a0:b0], mine, self._phone.context, 0.4):
-                    s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
-                    if not _not_a_phone(text, s):
-                        out.append(s)
-        return out
-
     def _ner(self):
         if self._nlp is None and self.ner_model:
             with self._lock:
@@ -340,7 +286,7 @@ class Presidio(Detector):
         whole text."""
         whole = [(0, len(text))]
         wins = windows or whole
-        spans = self._phones(text, windows) if phones else []
+        spans = _phones.find(text, windows) if phones else []
         joined, starts = _joined(text, wins)
         # Each recognizer's matches hold its digit shape (folded: ASCII digits as 0); Presidio's
         # card pattern reads any digit, so text with other characters goes through.
@@ -431,8 +377,7 @@ class _Emails(Detector):
 
 
 class _Phones(Detector):
-    """phonenumbers (Presidio's phone recognizer) on the lines that can hold a phone candidate
-    with seven digits; context words are read around it in the whole string (``scan_windows``).
+    """Phone numbers (``phones.py``) on the lines that can hold a candidate with seven digits.
     Registered right before ``_Numbers``: the engine lists their spans in the order
     ``Presidio.numbers`` does."""
 
@@ -444,10 +389,10 @@ class _Phones(Detector):
         self._presidio = presidio
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return self._presidio._phones(escaped_view(text))
+        return _phones.find(escaped_view(text))
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
-        return self._presidio._phones(escaped_view(text), windows)
+        return _phones.find(escaped_view(text), windows)
 
 
 class _Numbers(Detector):
