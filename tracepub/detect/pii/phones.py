@@ -45,8 +45,10 @@ REGIONS = ("US", "GB", "DE", "FR", "IN", "BR", "AU", "ES", "IT", "NL", "JP")
 # A date or time right next to the candidate: it is a piece of a timestamp, not a number.
 _TIME_AFTER = re.compile(r"[ \t]?[:][0-9]")
 _TIME_BEFORE = re.compile(r"[0-9][:.]$")
-_DATE = re.compile(r"(?:19|20)[0-9]{2}[-./][01]?[0-9][-./][0-3]?[0-9]|[0-3]?[0-9][-./][01]?[0-9][-./](?:19|20)[0-9]{2}"
-                   r"|[01]?[0-9][-./][0-3]?[0-9][-./](?:19|20)[0-9]{2}")
+_DATE = re.compile(
+    r"(?:19|20)[0-9]{2}[-./][01]?[0-9][-./][0-3]?[0-9]|[0-3]?[0-9][-./][01]?[0-9][-./](?:19|20)[0-9]{2}"
+    r"|[01]?[0-9][-./][0-3]?[0-9][-./](?:19|20)[0-9]{2}"
+)
 
 
 def _nanp_fictional(digits: str) -> bool:
@@ -148,7 +150,7 @@ def _context_ok(text: str, a: int, b: int) -> bool:
     """Not a piece of a time, a date, a decimal or a version (the characters around it)."""
     if _TIME_AFTER.match(text, b) or _TIME_BEFORE.search(text, max(0, a - 2), a):
         return False
-    if text.startswith((".", ","), b) and text[b + 1:b + 2].isdigit():
+    if text.startswith((".", ","), b) and text[b + 1 : b + 2].isdigit():
         return False
     return True
 
@@ -189,7 +191,7 @@ def _decide(text: str, a: int, cand: str) -> tuple[int, int, float] | None:
         cut = re.match(r"\+?\(?[0-9]+(?:(?:[ .\-]|\) ?)[0-9]+)*", cand)
         if cut is None or cut.end() == len(cand):
             return None
-        cand = cand[:cut.end()]
+        cand = cand[: cut.end()]
         split = _split(cand)
         if split is None or sum(c.isdigit() for c in cand) < 7:
             return None
@@ -198,7 +200,12 @@ def _decide(text: str, a: int, cand: str) -> tuple[int, int, float] | None:
         return None
     groups, seps = split
     digits = "".join(groups)
-    if cand.startswith("+") and a >= 2 and text[a - 1] in " \t" and (text[a - 2].isdigit() or text[a - 2] == ")"):
+    if (
+        cand.startswith("+")
+        and a >= 2
+        and text[a - 1] in " \t"
+        and (text[a - 2].isdigit() or text[a - 2] == ")")
+    ):
         return None  # arithmetic: "5 +3600000000"
     if cand.startswith("+") or (digits.startswith("00") and len(groups[0]) in (4, 5) and len(groups) > 1):
         intl = digits[2:] if not cand.startswith("+") else digits
