@@ -36,7 +36,7 @@ IDENTITY = {"jdoe": "identity.username", "Jane Doe": "identity.name", "jane.doe@
 PLANTS = [
     *(ex for r in load_rules() for ex in r.examples),
     "contact jane.doe@acme-corp.dev now", "JANE DOE wrote it", "ssh jdoe@devbox-07", "JOSÉ MÜLLER", "josé müller",
-    "token s3cr3t-Örg-token-99", "mail bob.martinez@example.com", "/home/mkowalski/notes.md",
+    "token s3cr3t-Örg-token-99", "mail bob.martinez@kestrel.dev", "/home/mkowalski/notes.md",
     "C:\\Users\\priya\\Desktop", "/Users/sarah_k/src", "-home-tbrown-src-app",
     "+1 (415) 555-2671", "call 415-555-2671", "415.555.2671", "06.12.34.56.78", "020 7946 0018", "+44 20 7946 0958", "030 12345678", "06 12 34 56 78",
     "tel: 4155552671", "card {{luhn:4}}", "ssn 536-22-8726", "iban DE89370400440532013000",
@@ -525,7 +525,7 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
         if fj is not None:
             whole = [(0, len(text))]
             assert pii_windows._shape_lines(fj, whole, [0]) == [pii_windows._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
-    assert found > checked // 10
+    assert found > checked // 15
 
 
 def test_phone_trigger_holds_every_candidate_phones_reads(engine):

@@ -31,7 +31,15 @@ import threading
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.pii import phones as _phones
-from tracepub.detect.pii.checks import _NOT_PERSONAL_EMAIL, _glued, _trim_email, _version_like
+from tracepub.detect.pii.checks import (
+    _NOT_PERSONAL_EMAIL,
+    _glued,
+    _trim_email,
+    _version_like,
+    not_personal_email,
+    number_in_place,
+    url_password,
+)
 from tracepub.detect.pii.network import (
     _IP_LINES,
     _IPV6_HINT,
@@ -40,6 +48,7 @@ from tracepub.detect.pii.network import (
     _never_global,
     _same_word_chars,
     is_public_ip,
+    personal_ip,
 )
 from tracepub.detect.pii.people import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
 from tracepub.detect.pii.prose_names import (
@@ -275,7 +284,12 @@ class Presidio(Detector):
         if "@" in text:
             for s in self._spans(text, self._on_lines(self._email, text, ["EMAIL_ADDRESS"], _AT_LINES)):
                 s = _trim_email(text, s)
-                if s is not None and not _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
+                if s is None or _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
+                    continue
+                if url_password(text, s.start):  # scheme://user:PASSWORD@host: a password, not an address
+                    at = text.index("@", s.start)
+                    spans.append(Span(s.start, at, "secret.url_password", "presidio:url-userinfo", 0.9))
+                elif not not_personal_email(text, s.start, s.end):
                     spans.append(s)
         return spans
 
@@ -295,7 +309,8 @@ class Presidio(Detector):
         for rec, lines in zip(self._digit_recognizers, by_shape, strict=True):
             if lines:
                 found = self._in_windows(rec, text, lines)
-                spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)]
+                spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)
+                          and number_in_place(text, s.start, s.end, s.detector.partition(":")[2])]
         # Only the thresholds 7 and 8 matter, and only for IPs and IBANs: a search, not a count.
         ndigits: int | None = None
 
@@ -307,7 +322,8 @@ class Presidio(Detector):
 
         if any(_IP_LINES.search(text, a, b) for a, b in wins) and digits() >= 7:
             for s in self._spans(text, self._ips(text, windows, public_only=True)):
-                if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
+                if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start) \
+                        and personal_ip(text, s.start, s.end):
                     spans.append(s)
         if _NINO_END.search(joined) and _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
             found = _shifted(self._analyze(self._nino, joined, ["UK_NINO"]), wins, starts)
