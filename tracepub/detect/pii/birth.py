@@ -14,9 +14,11 @@ from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 
-_MONTHS = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
-           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar|februar|märz|mai|juni|juli|oktober|dezember"
-           r"|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre)\.?")
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar|februar|märz|mai|juni|juli|oktober|dezember"
+    r"|janvier|février|mars|avril|juin|juillet|août|septembre|octobre|novembre|décembre)\.?"
+)
 _DATE = (
     r"(?:(?:19|20)[0-9]{2}[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12][0-9]|3[01])(?:T[0-9:.]+Z?)?"  # 1987-03-12
     r"|(?:0?[1-9]|[12][0-9]|3[01])[-/.](?:0?[1-9]|1[0-2])[-/.](?:19|20)?[0-9]{2}"  # 12.03.1987, 12/03/87
@@ -37,9 +39,25 @@ _BIRTH = re.compile(
 class DatesOfBirth(Detector):
     name = "birth"
     context_free = True
-    trigger = Trigger(literals=("dob", "d.o.b", "birth", "born", "geburt", "geboren", "naissance", "née le", "né le",
-                                "nacimiento"), lines=True)
+    trigger = Trigger(
+        literals=(
+            "dob",
+            "d.o.b",
+            "birth",
+            "born",
+            "geburt",
+            "geboren",
+            "naissance",
+            "née le",
+            "né le",
+            "nacimiento",
+        ),
+        lines=True,
+    )
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         text = escaped_view(text)
-        return [Span(m.start("date"), m.end("date"), "pii.date_of_birth", "birth", 0.85) for m in _BIRTH.finditer(text)]
+        return [
+            Span(m.start("date"), m.end("date"), "pii.date_of_birth", "birth", 0.85)
+            for m in _BIRTH.finditer(text)
+        ]

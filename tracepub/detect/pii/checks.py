@@ -64,14 +64,13 @@ _PLACEHOLDER_LOCAL = frozenset({
     "recipient", "address", "mail", "login", "account", "xxx", "abc", "xyz",
 })
 # Role and list mailboxes: an organisation's, not a person's.
+# Role mailboxes an organisation publishes (RFC 2142 and their like): an organisation's, not a
+# person's. Internal team boxes (ops@, billing@, admin@) name the user's employer and stay redacted.
 _ROLE_LOCAL = frozenset({
     "info", "support", "help", "helpdesk", "contact", "sales", "security", "abuse", "postmaster", "webmaster",
-    "hostmaster", "noc", "privacy", "legal", "press", "media", "marketing", "billing", "hello", "team", "office",
-    "jobs", "careers", "conduct", "feedback", "enquiries", "inquiries", "service", "admin", "administrator",
-    "root", "announce", "news", "newsletter", "notifications", "notification", "alerts", "bugs", "bug", "issues",
-    "maintainers", "maintainer", "devnull", "ops", "devops", "it", "hr", "accounts", "orders", "licensing",
-    "license", "compliance", "dpo", "gdpr", "partners", "community", "events", "donate", "sponsor", "sponsors",
-    "packages", "packaging", "release", "releases", "security-alert", "secalert", "cert", "psirt",
+    "hostmaster", "noc", "usenet", "news", "www", "uucp", "ftp", "privacy", "legal", "press", "media", "marketing",
+    "hello", "conduct", "feedback", "enquiries", "inquiries", "careers", "jobs", "licensing", "community",
+    "announce", "newsletter", "security-alert", "secalert", "psirt", "bugs", "dpo", "gdpr", "donate", "sponsors",
 })
 _LIST_LOCAL = re.compile(r"(?i)-(?:dev|devel|users?|announce|discuss|commits?|bugs|help|request|owner|general|"
                          r"patches|security|l|list|talk|core)$")

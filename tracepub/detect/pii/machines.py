@@ -30,7 +30,7 @@ _IP = rf"(?:{_V4}|{_V6})"
 # Where an address is this machine's or its network's (the address is group "ip"):
 _CONFIG = re.compile(  # (re.MULTILINE: "$" ends a line)
     rf"\binet6?[ \t]+(?:addr:[ \t]*)?(?P<ip>{_IP})(?![\w.:])"  # ifconfig, ip addr
-    rf"|\b(?:src|via)[ \t]+(?P<ip2>{_IP})(?=[ \t]+(?:dev|proto|metric|uid|cache|table|scope)\b|[ \t]*$)"  # ip route
+    rf"|\b(?:src|via)[ \t]+(?P<ip2>{_IP})(?=[ \t]+(?:dev|proto|metric|uid|cache|table|scope)\b)"  # ip route
     rf"|\?[ \t]+\((?P<ip3>{_V4})\)[ \t]+at\b"  # arp -a
     rf"|\bNmap scan report for[ \t]+(?:[\w.-]+[ \t]+\()?(?P<ip4>{_IP})"
     rf"|\bIPv[46] Address[. \t]*:[ \t]*(?P<ip5>{_IP})",  # Windows ipconfig
@@ -41,9 +41,24 @@ _HOSTS_LINE = re.compile(
     rf"{_BOL}[ \t]*(?P<ip>{_IP})[ \t]+(?P<names>[A-Za-z0-9][\w.-]*(?:[ \t]+[A-Za-z0-9][\w.-]*)*)[ \t]*(?:#[^\n]*)?$",
     re.MULTILINE,
 )
-_HOSTS_DEFAULT = frozenset({"localhost", "localhost.localdomain", "localhost4", "localhost6", "ip6-localhost",
-                            "ip6-loopback", "ip6-localnet", "ip6-mcastprefix", "ip6-allnodes", "ip6-allrouters",
-                            "ip6-allhosts", "broadcasthost", "localdomain", "local"})
+_HOSTS_DEFAULT = frozenset(
+    {
+        "localhost",
+        "localhost.localdomain",
+        "localhost4",
+        "localhost6",
+        "ip6-localhost",
+        "ip6-loopback",
+        "ip6-localnet",
+        "ip6-mcastprefix",
+        "ip6-allnodes",
+        "ip6-allrouters",
+        "ip6-allhosts",
+        "broadcasthost",
+        "localdomain",
+        "local",
+    }
+)
 
 
 def _machine_address(value: str) -> bool:
@@ -59,10 +74,26 @@ def _machine_address(value: str) -> bool:
 
 # MAC addresses: six pairs of hex digits, one separator throughout, not inside a longer run
 # (fingerprints ``MD5:ab:cd:...`` have sixteen pairs).
-_MAC = re.compile(r"(?<![0-9A-Fa-f:.-])(?<!\w)[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![0-9A-Fa-f]|[:-]\w|\w)")
-_MAC_EXAMPLES = frozenset({"001122334455", "0123456789ab", "aabbccddeeff", "123456789abc", "112233445566",
-                           "deadbeefcafe", "abcdefabcdef", "a1b2c3d4e5f6", "010203040506", "020000000000",
-                           "aaaaaaaaaaaa", "123456123456", "abcdef123456"})
+_MAC = re.compile(
+    r"(?<![0-9A-Fa-f:.-])(?<!\w)[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![0-9A-Fa-f]|[:-]\w|\w)"
+)
+_MAC_EXAMPLES = frozenset(
+    {
+        "001122334455",
+        "0123456789ab",
+        "aabbccddeeff",
+        "123456789abc",
+        "112233445566",
+        "deadbeefcafe",
+        "abcdefabcdef",
+        "a1b2c3d4e5f6",
+        "010203040506",
+        "020000000000",
+        "aaaaaaaaaaaa",
+        "123456123456",
+        "abcdef123456",
+    }
+)
 
 
 def _personal_mac(value: str) -> bool:
@@ -84,19 +115,84 @@ _INFRA = re.compile(
     r"|metadata\.google\.internal|.*\.cluster\.local|.*\.compute\.internal|.*\.ec2\.internal|localhost\.localdomain"
     r"|.*\.svc(?:\.[\w-]+)*|.*\.consul|.*\.?localhost\.\w+)$"
 )
-_CODE_FIRST = frozenset({"threading", "werkzeug", "settings", "config", "env", "self", "this", "window", "global",
-                         "globals", "thread", "contextvars", "asyncio", "storage", "process", "app", "conf",
-                         "site", "django", "flask", "greenlet", "gevent", "eventlet", "local", "os", "sys",
-                         "module", "exports", "package", "vite", "next", "nuxt", "docker-compose", "compose"})
+_CODE_FIRST = frozenset(
+    {
+        "threading",
+        "werkzeug",
+        "settings",
+        "config",
+        "env",
+        "self",
+        "this",
+        "window",
+        "global",
+        "globals",
+        "thread",
+        "contextvars",
+        "asyncio",
+        "storage",
+        "process",
+        "app",
+        "conf",
+        "site",
+        "django",
+        "flask",
+        "greenlet",
+        "gevent",
+        "eventlet",
+        "local",
+        "os",
+        "sys",
+        "module",
+        "exports",
+        "package",
+        "vite",
+        "next",
+        "nuxt",
+        "docker-compose",
+        "compose",
+    }
+)
 # The names laptops and desktops get out of the box, often their owner's first name.
 _DEVICE_NAME = re.compile(
     r"(?<![\w.-])(?P<name>[A-Za-z][A-Za-z0-9']{0,30}-(?i:macbook-air|macbook-pro|macbook|mbp|imac|mac-mini|"
     r"mac-studio|mac-pro|thinkpad)(?:-[0-9]{1,2})?(?:\.(?i:local|lan|home))?)(?![\w-])"
     r"|(?<![\w.-])(?P<win>(?:DESKTOP|LAPTOP)-[A-Z0-9]{7,8})(?![\w-])"
 )
-_DEVICE_GENERIC_OWNER = frozenset({"apple", "my", "your", "the", "new", "old", "a", "an", "this", "test", "dell",
-                                   "lenovo", "microsoft", "hp", "asus", "acer", "gaming", "work", "home", "linux",
-                                   "windows", "mac", "macos", "ubuntu", "intel", "arm", "m1", "m2", "m3", "m4"})
+_DEVICE_GENERIC_OWNER = frozenset(
+    {
+        "apple",
+        "my",
+        "your",
+        "the",
+        "new",
+        "old",
+        "a",
+        "an",
+        "this",
+        "test",
+        "dell",
+        "lenovo",
+        "microsoft",
+        "hp",
+        "asus",
+        "acer",
+        "gaming",
+        "work",
+        "home",
+        "linux",
+        "windows",
+        "mac",
+        "macos",
+        "ubuntu",
+        "intel",
+        "arm",
+        "m1",
+        "m2",
+        "m3",
+        "m4",
+    }
+)
 
 
 def _hostname_ok(name: str, text: str, start: int) -> bool:
@@ -142,7 +238,9 @@ class _ConfigLines(Detector):
     context_free = True
     trigger = Trigger(
         literals=("inet", " src ", " via ", ") at ", "nmap scan", "ipv4 address", "ipv6 address"),
-        folded=(r"[:-](?<=[0-9a-f]{2}[:-])[0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}",),
+        folded=(
+            r"[:-](?<=[0-9a-f]{2}[:-])[0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}",
+        ),
         lines=True,
     )
 
@@ -188,8 +286,21 @@ class Hostnames(Detector):
     name = "machines"
     context_free = True
     trigger = Trigger(
-        literals=(".local", ".lan", ".internal", ".intranet", ".corp", ".home.arpa", "-macbook", "-mbp", "-imac",
-                  "-mac-", "-thinkpad", "desktop-", "laptop-"),
+        literals=(
+            ".local",
+            ".lan",
+            ".internal",
+            ".intranet",
+            ".corp",
+            ".home.arpa",
+            "-macbook",
+            "-mbp",
+            "-imac",
+            "-mac-",
+            "-thinkpad",
+            "desktop-",
+            "laptop-",
+        ),
         lines=True,
     )
 

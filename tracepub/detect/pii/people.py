@@ -11,6 +11,7 @@ structure more (a lower-case handle there is still a person).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from tracepub.detect.base import Detector, Trigger
@@ -61,11 +62,16 @@ _TRAILER = re.compile(
 )
 # ``Name <email>`` anywhere (git log --format, AUTHORS, MAINTAINERS, mailmap, package.json author).
 _NAME_EMAIL = re.compile(rf"({_CANDIDATE})[ \t]*<[^<>@\s]+@[^<>\s]+>")
-# Copyright lines and LICENSE headers.
-_COPYRIGHT = re.compile(
-    r"(?i)(?:copyright|\(c\)|©)[ \t]*(?:\(c\)|©)?[ \t]*(?:\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*,?[ \t]+)(?:by[ \t]+)?"
-    rf"({_CANDIDATE})"
-)
+# Copyright lines and license headers: the holder of a published work's rights, not a person to
+# redact (``on_copyright_line``); nothing on such a line is taken for a person or an address.
+COPYRIGHT_LINE = re.compile(r"(?i)copyright|\(c\)|©")
+
+
+def on_copyright_line(text: str, start: int) -> bool:
+    line = text.rfind("\n", 0, start) + 1
+    return COPYRIGHT_LINE.search(text, line, start) is not None
+
+
 # ``name = "X"`` / ``name: X`` / ``"author": "X"`` in config files (git config, YAML, TOML, JSON).
 _KEYED = re.compile(
     rf"""(?im)(?:{_BOL}[ \t-]*|["'{{,][ \t]*)["']?[ \t]*(name|author|full_?name|display_?name|owner|maintainer|contact(?:_name)?|"""
@@ -203,6 +209,8 @@ class _KeyNames(_Part):
         if key not in _NAME_KEYS or len(text) > 120 or len(text.split(None, 1)) < 2:
             return []
         value = re.sub(r"\s*<[^<>]*>\s*|\s*\([^()]*\)\s*$", "", text).strip()
+        if key in _GENERIC_KEYS and all_common_words(value):
+            return []  # {"name": "Top Devices"}: a label
         if value and looks_like_name(value, 2):
             i = text.find(value)
             return [Span(i, i + len(value), "pii.person", "names:key", 0.85)]
@@ -238,46 +246,84 @@ class _EmailNames(_Part):
         if "<" in text and _NAME_EMAIL_END.search(text) is not None:
             for m in _NAME_EMAIL.finditer(text):
                 cut = _trim(m.group(1), m.start(1))
-                if cut and looks_like_name(text[cut[0]:cut[1]], 1):
+                if cut and looks_like_name(text[cut[0]:cut[1]], 1) and not on_copyright_line(text, cut[0]):
                     spans.append(Span(cut[0], cut[1], "pii.person", "names:name-email", 0.9))
         for m in _NEAR_EMAIL.finditer(text) if _NEAR_EMAIL_END.search(text) is not None else ():
             cut = _trim(m.group(1), m.start(1))
-            if cut and looks_like_name(text[cut[0]:cut[1]], 2):
+            if cut and looks_like_name(text[cut[0]:cut[1]], 2) and not on_copyright_line(text, cut[0]):
                 spans.append(Span(cut[0], cut[1], "pii.person", "names:near-email", 0.8))
         return spans
 
 
-class _CopyrightNames(_Part):
-    trigger = Trigger(literals=("copyright", "(c)", "©"), lines=True)
+# ``name``-like keys that as often hold a product, a label or a test fixture ("Top Devices",
+# "Response Syntax", "Chinese Dinner"): what they hold is a person only with a person's record
+# around it, a field that only people have within two lines (an email, a login, a phone, a
+# chat handle, a birth date, a first or last name).
+_GENERIC_KEYS = frozenset({"name", "display_name", "displayname", "owner", "contact"})
+_PERSON_NEAR = re.compile(
+    r"""(?i)@[\w-]+\.[a-z]{2,}|(?<![a-z])(?:e-?mail|login|user_?name|phone|mobile|slack|github|handle|twitter|telegram"""
+    r"""|discord|dob|birth\w*|ssn|surname|(?:first|last|given|family|middle|nick)_?name|pronouns|gender|salary"""
+    r"""|manager|employee\w*|person)["']?[ \t]*[:=]"""
+)
 
-    def find(self, text: str, leaf: Leaf) -> list[Span]:
-        spans = []
-        for m in _COPYRIGHT.finditer(text):
-            cut = _trim_leading(m.group(1), m.start(1))
-            if cut and looks_like_name(text[cut[0]:cut[1]], 2):
-                spans.append(Span(cut[0], cut[1], "pii.person", "names:copyright", 0.85))
-        return spans
+
+_COMMON_ZIPF = 4.4  # wordfreq's scale: "devices" 4.6, "dinner" 4.8; "whitfield" 2.5, "diego" 4.4
+
+
+@functools.lru_cache(maxsize=65536)
+def _common_word(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= _COMMON_ZIPF
+
+
+def all_common_words(value: str) -> bool:
+    """Every word of ``value`` is a common English word: a phrase ("Top Devices", "Chinese Dinner")."""
+    words = value.lower().split()
+    return bool(words) and all(_common_word(w) for w in words)
+
+
+def _person_near(text: str, start: int, end: int) -> bool:
+    """A person-only field within two lines of ``text[start:end]``."""
+    a = start
+    for _ in range(3):
+        a = text.rfind("\n", 0, a - 1) + 1 if a > 0 else 0
+    b = end
+    for _ in range(3):
+        nl = text.find("\n", b + 1)
+        b = len(text) if nl < 0 else nl
+    return _PERSON_NEAR.search(text, a, b) is not None
 
 
 class _KeyedNames(_Part):
-    """``name = "X"``, ``author: X`` in config text (``_KEYED``)."""
+    """``name = "X"``, ``author: X`` in config text (``_KEYED``); under a generic key
+    (``_GENERIC_KEYS``) only with a person's fields around it (``_person_near``, read in the
+    whole string: ``scan_windows``)."""
 
     # The key words; on raw lines, a key word, its separator, then (the value has two words at
     # least) whitespace within the value: ``"name":"Bash"`` in a JSON record is not one.
     trigger = Trigger(literals=_KEY_WORDS, lines=True, line_patterns=(
         rf"""(?:{'|'.join(_KEY_WORDS)})["']?[ \t]*[:=][ \t]*["']?[^"\n<>]{{0,81}}?[ \t]""",))
 
-    def find(self, text: str, leaf: Leaf) -> list[Span]:
+    def find(self, text: str, leaf: Leaf, windows: list[tuple[int, int]] | None = None) -> list[Span]:
         if "=" not in text and ":" not in text:
             return []
         spans = []
-        for m in _KEYED.finditer(text):
-            g = 2 if m.group(2) is not None else 4
-            value = m.group(g).strip()
-            if value and looks_like_name(value, 2):
+        for a, b in windows or [(0, len(text))]:
+            for m in _KEYED.finditer(text, a, b):
+                g = 2 if m.group(2) is not None else 4
+                value = m.group(g).strip()
+                if not value or not looks_like_name(value, 2):
+                    continue
+                key = (m.group(g - 1) or "").lower()
+                if key in _GENERIC_KEYS and not _person_near(text, m.start(), m.end()):
+                    continue
                 s = m.start(g) + m.group(g).find(value)
                 spans.append(Span(s, s + len(value), "pii.person", "names:key", 0.8))
         return spans
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        return self.find(escaped_view(text), leaf, windows)
 
 
 class _ListNames(_Part):
@@ -338,8 +384,8 @@ class _CueNames(_Part):
         return _prose_names(text) if leaf.prose else []
 
 
-_PARTS: tuple[type[_Part], ...] = (_KeyNames, _TrailerNames, _EmailNames, _CopyrightNames, _KeyedNames, _ListNames,
-                                   _BlameNames, _ShortlogNames, _CueNames)
+_PARTS: tuple[type[_Part], ...] = (_KeyNames, _TrailerNames, _EmailNames, _KeyedNames, _ListNames, _BlameNames,
+                                   _ShortlogNames, _CueNames)
 
 
 class StructuredNames(Detector):

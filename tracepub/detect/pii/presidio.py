@@ -50,7 +50,15 @@ from tracepub.detect.pii.network import (
     is_public_ip,
     personal_ip,
 )
-from tracepub.detect.pii.people import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
+from tracepub.detect.pii.people import (
+    CUES,
+    GREETINGS,
+    SPEECH,
+    looks_like_name,
+    ner_action,
+    ner_score,
+    on_copyright_line,
+)
 from tracepub.detect.pii.prose_names import (
     _NAME_LIKE_LABELS,
     NER_MIN_CHARS,
@@ -289,7 +297,7 @@ class Presidio(Detector):
                 if url_password(text, s.start):  # scheme://user:PASSWORD@host: a password, not an address
                     at = text.index("@", s.start)
                     spans.append(Span(s.start, at, "secret.url_password", "presidio:url-userinfo", 0.9))
-                elif not not_personal_email(text, s.start, s.end):
+                elif not not_personal_email(text, s.start, s.end) and not on_copyright_line(text, s.start):
                     spans.append(s)
         return spans
 
