@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from tracepub.detect.registry import DetectConfig
-from tracepub.run.pipeline import RunOptions, RunSummary, run
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunOptions, RunSummary
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_traces"

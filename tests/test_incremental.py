@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tracepub.cli import detect_config
 from tracepub.fakes import expand
-from tracepub.run.pipeline import RunOptions, run
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunOptions
+from tracepub.sources.settings import detect_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -59,14 +60,14 @@ def test_run_leaves_automatic_garbage_collection_on(sessions, tmp_path):
     (the caller's thresholds)."""
     import gc
 
-    from tracepub.run import pipeline
+    from tracepub.run import workers
 
     before = gc.get_threshold()
     try:
         gc.set_threshold(700, 10, 10)
         out = tmp_path / "out"
         _run(sessions, out)
-        assert gc.get_threshold() == pipeline.GC_THRESHOLD
+        assert gc.get_threshold() == workers.GC_THRESHOLD
         gc.set_threshold(700, 10, 10)
         assert _run(sessions, out)["reused"] >= 2
         assert gc.get_threshold() == (700, 10, 10)

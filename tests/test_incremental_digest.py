@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tracepub.cli import detect_config
 from tracepub.model import Unit
 from tracepub.readers.base import JsonDocReader, JsonlReader, records_hashing
 from tracepub.readers.claude import ClaudeCode
 from tracepub.readers.generic import Atif
 from tracepub.run import incremental
-from tracepub.run.pipeline import RunOptions, run
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunOptions
+from tracepub.sources.settings import detect_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tracepub.cli import detect_config
 from tracepub.redact.placeholders import KEY_FILE
-from tracepub.run.pipeline import RunOptions, run
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunOptions
+from tracepub.sources.settings import detect_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))

@@ -12,7 +12,7 @@ import orjson
 from tracepub.detect.engine import Engine
 from tracepub.detect.registry import DetectConfig
 from tracepub.model import KEPT, REVIEW, Span
-from tracepub.outputs import report
+from tracepub.outputs import groups
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor
 
@@ -50,7 +50,7 @@ def test_findings_bytes_and_fold_equal_the_dicts():
                 red._apply(text, spans, path)
             dicts = red.finding_dicts()
             assert red.findings_jsonl() == b"".join(orjson.dumps(d) + b"\n" for d in dicts)
-            fold, slow = report.FileFold(), report.FileFold()
+            fold, slow = groups.FileFold(), groups.FileFold()
             actions: Counter[str] = Counter()
             red.fold_findings(fold, actions)
             for d in dicts:

@@ -7,7 +7,8 @@ import re
 
 from reviewkit import planted, redacted_dir, value_id
 
-from tracepub.outputs import report
+from tracepub.outputs import groups, report
+from tracepub.runtypes import RunSummary
 
 
 def html(out) -> str:
@@ -51,7 +52,7 @@ def test_identity_summary_is_shown_masked_when_present(tmp_path):
     out = redacted_dir(tmp_path)
     (out / "review" / "identity.json").write_text(json.dumps(
         [{"type": "identity.email", "origin": "git config user.email", "masked": "ja…m"}]))
-    report.write_report(out, json.loads((out / "review" / "run.json").read_text())["summary"])
+    report.write_report(out, RunSummary.from_json(json.loads((out / "review" / "run.json").read_text())["summary"]))
     page = html(out)
     assert "git config user.email" in page and "ja…m" in page
 
@@ -74,14 +75,14 @@ def _synthetic(out, n_values: int, per_value: int) -> None:
 def test_stays_usable_with_100k_findings(tmp_path):
     out = tmp_path / "out"
     _synthetic(out, n_values=25_000, per_value=4)
-    report.write_report(out, {"sessions": 7, "files": 7, "harnesses": {"claude_code": 7}})
+    report.write_report(out, RunSummary(str(out), sessions=7, files=7, harnesses={"claude_code": 7}))
     page = html(out)
     assert "100,000</b><span>findings" in page
     assert "25,000</b><span>distinct values" in page
     # Full cards are capped, the rest is a compact table, then a count; snippets capped per value.
     assert page.count('<details class="value"') == report.DETAILED_VALUES
     assert page.count('<tr class="row"') == min(report.TABLE_VALUES, 25_000 - report.DETAILED_VALUES)
-    assert page.count('<div class="snip">') <= report.DETAILED_VALUES * report.SNIPPETS_PER_VALUE
+    assert page.count('<div class="snip">') <= report.DETAILED_VALUES * groups.SNIPPETS_PER_VALUE
     assert len(page) < 15_000_000
     # Flagged values come first: all 500 of them have full cards.
     assert page.count('data-action="review" open') == 500
@@ -94,6 +95,6 @@ def test_distinct_snippets_only(tmp_path):
             "detector": "d", "confidence": 1, "action": "redacted", "placeholder": "<EMAIL_1>", "value": "v@x.io",
             "value_id": "1", "context": {"before": "b", "after": "a"}}
     (out / "review" / "findings.jsonl").write_text("\n".join(json.dumps({**same, "id": str(i)}) for i in range(5)))
-    agg = report.aggregate(report.iter_findings(out))
+    agg = groups.aggregate(groups.iter_findings(out))
     g = agg.groups["1"]
     assert g.count == 5 and len(g.snippets) == 1 and g.n_files == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tracepub.outputs import report
+from tracepub.outputs import groups
 
 
 def _findings(rng: random.Random, files: list[str]) -> list[dict]:
@@ -26,7 +26,7 @@ def _findings(rng: random.Random, files: list[str]) -> list[dict]:
     return out
 
 
-def _view(agg: report.Aggregate):
+def _view(agg: groups.Aggregate):
     groups = [(g.value_id, g.value, g.placeholder, g.count, dict(g.types), dict(g.detectors), dict(g.actions),
                g.conf_min, g.conf_max, list(g.files), g.n_files, g.snippets, g.finding_id) for g in agg.groups.values()]
     return (groups, agg.total, list(agg.by_type.items()), list(agg.by_detector.items()), list(agg.by_action.items()),
@@ -39,26 +39,26 @@ def test_folds_merged_in_order_equal_the_fold_of_findings_jsonl():
         files = [f"f{n}.jsonl" for n in range(rng.randint(1, 9))]
         paths = _findings(rng, ["a.jsonl", "b.jsonl"])[:rng.randint(0, 6)]  # paths.jsonl: file names
         per_file = {f: [x for x in _findings(rng, [f])] for f in files}
-        whole = report.aggregate([*paths, *(x for f in files for x in per_file[f])])
-        merged = report.Aggregate()
+        whole = groups.aggregate([*paths, *(x for f in files for x in per_file[f])])
+        merged = groups.Aggregate()
         for x in paths:
-            report.add_finding(merged, x, x["file"])
+            groups.add_finding(merged, x, x["file"])
         for f in files:
-            fold = report.FileFold()
+            fold = groups.FileFold()
             found = per_file[f]
             cut = rng.randint(0, len(found))  # a split file: two pieces folded apart, then joined
-            first, second = report.FileFold(), report.FileFold()
+            first, second = groups.FileFold(), groups.FileFold()
             for x in found[:cut]:
                 first.add(x)
             for x in found[cut:]:
                 second.add(x)
             fold.extend(first)
             fold.extend(second)
-            report.merge(merged, fold)
+            groups.merge(merged, fold)
         assert _view(merged) == _view(whole)
 
 
-def _fold_view(fold: report.FileFold):
+def _fold_view(fold: groups.FileFold):
     return (fold.file, fold.total, [(vid, vars(g)) for vid, g in fold.groups.items()], list(fold.by_type.items()),
             list(fold.by_detector.items()), list(fold.by_action.items()))
 
@@ -68,7 +68,7 @@ def test_span_fold_equals_adding_each_finding():
     ``add_static`` of each finding in turn, whatever the group held before, in a file name or not."""
     rng = random.Random(7)
     for _ in range(400):
-        one, many = report.FileFold(), report.FileFold()
+        one, many = groups.FileFold(), groups.FileFold()
         for _step in range(rng.randint(1, 5)):
             n = rng.randint(1, 30)
             vids = [f"v{k}" for k in range(rng.randint(1, 4))]
@@ -85,5 +85,5 @@ def test_span_fold_equals_adding_each_finding():
             fids = [f"id{rng.random()}".encode() for _ in statics]
             for fid, st in zip(fids, statics, strict=True):
                 one.add_static("f.jsonl", fid.decode(), record, where, st)
-            many.add_spans(report.span_fold(statics), "f.jsonl", record, where, fids)
+            many.add_spans(groups.span_fold(statics), "f.jsonl", record, where, fids)
         assert _fold_view(many) == _fold_view(one)

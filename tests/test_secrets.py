@@ -385,7 +385,8 @@ def _claude_line(kind: str, content, uuid_: str, parent: str | None) -> str:
 
 
 def test_pipeline_planted_secrets_do_not_leak(tmp_path):
-    from tracepub.run.pipeline import RunOptions, run
+    from tracepub.run.pipeline import run
+    from tracepub.runtypes import RunOptions
 
     gh, oa, pw, pem, aws = (fake("{{github:ghp}}"), fake("sk-proj-{{b64url:74}}T3BlbkFJ{{b64url:74}}"),
                             fake("{{alnum:20}}"), fake("{{pem:OPENSSH}}"), fake("{{b64:40}}"))

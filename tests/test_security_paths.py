@@ -18,7 +18,8 @@ from tracepub.detect.registry import DetectConfig
 from tracepub.model import Unit
 from tracepub.readers.base import inside
 from tracepub.readers.gemini import project_root
-from tracepub.run.pipeline import RunOptions, assign_dests, run
+from tracepub.run.pipeline import assign_dests, run
+from tracepub.runtypes import RunOptions
 from tracepub.sources.discover import discover
 
 MARKER = "OUTSIDEMARKERTEXT"  # plain text no detector touches: if it shows in DIR, a file outside was read

@@ -14,7 +14,8 @@ from conftest import SAMPLES
 from tracepub.cli import cli
 from tracepub.review import decisions
 from tracepub.review.sessions import DropError, drop_session, list_sessions, restore_session
-from tracepub.run.pipeline import RunOptions, run
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunOptions
 from tracepub.selection.select import unit_key
 from tracepub.sources.discover import discover
 

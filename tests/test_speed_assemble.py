@@ -1,5 +1,5 @@
-"""After the workers: findings.jsonl copied in the kernel, dataset files hashed as the workers
-write them. Same bytes, same manifest as reading and hashing every file again."""
+"""After the workers: findings.jsonl copied in the kernel, dataset files hashed as the workers'
+writers write them. Same bytes, same manifest as reading and hashing every file again."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tracepub.cli import detect_config
 from tracepub.outputs import files as output
-from tracepub.outputs.files import append_file, compute_files, file_stamp, hashing_writer, read_manifest
-from tracepub.run.pipeline import RunOptions, run
+from tracepub.outputs.files import append_file, compute_files, file_stamp, read_manifest
+from tracepub.outputs.writers import NativeWriter
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunOptions
+from tracepub.sources.settings import detect_config
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -60,23 +62,32 @@ def test_append_file_is_the_concatenation_with_or_without_copy_file_range(tmp_pa
     assert _concat(parts, tmp_path / "python") == want
 
 
+@pytest.mark.parametrize("lines", [True, False])
 @pytest.mark.parametrize("buffering", [1, 64, 1 << 20])
-def test_hashing_writer_digest_is_the_files(tmp_path, buffering):
+def test_native_writer_digest_is_the_files(tmp_path, buffering, lines):
     rng = random.Random(buffering)
     dest = tmp_path / "out.jsonl"
-    with hashing_writer(dest, buffering) as (fh, digest):
-        for _ in range(300):
-            fh.write(rng.randbytes(rng.choice([0, 1, 10, 500, 3000, 200_000])))
-    assert digest.hexdigest() == hashlib.sha256(dest.read_bytes()).hexdigest()
+    records = [rng.randbytes(rng.choice([0, 1, 10, 500, 3000, 200_000])) for _ in range(300)]
+    writer = NativeWriter(lines, buffering)
+    writer.open(dest)
+    for r in records:
+        writer.write(r)
+    sha256, stamp = writer.close()
+    writer.abort()  # a no-op once closed
+    data = dest.read_bytes()
+    assert data == b"".join(r + b"\n" if lines else r for r in records)
+    assert sha256 == hashlib.sha256(data).hexdigest() and stamp == file_stamp(dest)
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_hashing_writer_leaves_nothing_on_error(tmp_path):
+def test_native_writer_leaves_nothing_when_aborted(tmp_path):
     dest = tmp_path / "out"
-    with pytest.raises(RuntimeError), hashing_writer(dest) as (fh, _):
-        fh.write(b"x")
-        raise RuntimeError
-    assert list(tmp_path.iterdir()) == []
+    dest.write_bytes(b"an earlier run's\n")
+    writer = NativeWriter()
+    writer.open(dest)
+    writer.write(b"x" * 100_000)
+    writer.abort()
+    assert list(tmp_path.iterdir()) == [dest] and dest.read_bytes() == b"an earlier run's\n"
 
 
 def test_known_digest_is_used_only_while_the_file_is_the_one_written(tmp_path):

@@ -1,11 +1,11 @@
-"""Fast paths of writing a record back (``pipeline._encode``): the same bytes as the slow way."""
+"""Fast paths of writing a record back (``workers._encode``): the same bytes as the slow way."""
 
 from __future__ import annotations
 
 import json
 import random
 
-from tracepub.run.pipeline import _encode
+from tracepub.run.workers import _encode
 from tracepub.walk.walker import _style, dumps_like, dumps_like_bytes
 
 

@@ -2,18 +2,33 @@
 
 Exit status: 0 on success, 1 on a refused or failed action (one line saying why and what to
 do), 2 on bad usage (click's own). ``--json`` prints a machine-readable summary on stdout.
+Each command imports the stages it runs when it runs: ``tracepub --help`` and a refused
+command stay instant instead of loading the detectors and models first.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from tracepub import __version__
+from tracepub.errors import Refusal
+from tracepub.outdir import OutDir, locked
+
+if TYPE_CHECKING:
+    from tracepub.publish.signoff import Plan
+    from tracepub.review.sessions import DropResult
+    from tracepub.runtypes import RunSummary
+    from tracepub.selection.select import Selection
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Refused(click.ClickException):
@@ -40,33 +55,7 @@ def cli() -> None:
     """
 
 
-def detect_config(secret: tuple[str, ...], secrets_file: Path | None, config_path: Path | None, ner: bool,
-                  env: dict[str, str] | None = None, home: Path | None = None):
-    """Assemble what detection needs: harvested identity, --secret values, tracepub.toml."""
-    from tracepub import config as config_mod
-    from tracepub.detect.registry import DetectConfig
-    from tracepub.sources.harvest import collect
-
-    try:
-        cfg = config_mod.load(config_path)
-    except ValueError as exc:
-        raise Refused(str(exc)) from exc
-    files = [str(secrets_file.resolve())] if secrets_file is not None else []
-    h = collect(secret, files, cfg.secrets, env, home)
-    dc = DetectConfig(
-        identity=dict(h.values),
-        extra_rules=[str(cfg.path)] if cfg.has_rules and cfg.path else [],
-        add_regexes=list(cfg.redact_regex),
-        allow_values=list(cfg.allow),
-        allow_regexes=list(cfg.allow_regex),
-        ner=ner,
-        secrets_files=files,
-        config_file=str(cfg.path.resolve()) if cfg.path else None,
-    )
-    return dc, h, cfg
-
-
-def secret_options(f):
+def secret_options(f: F) -> F:
     """--secret / --secrets-file for commands that redact or re-scan again (review, publish):
     tracepub never stores these values, so a re-run must be given them again."""
     f = click.option("--secrets-file", "secrets_files", multiple=True,
@@ -76,7 +65,7 @@ def secret_options(f):
                         help="A value given to redact with --secret (never stored, so give it again).")(f)
 
 
-def selection_options(f):
+def selection_options(f: F) -> F:
     """--project, --since, --until, --harness, --session, --exclude-session (redact and sessions)."""
     opts = [
         click.option("--project", "projects", multiple=True, metavar="GLOB",
@@ -98,7 +87,8 @@ def selection_options(f):
     return f
 
 
-def make_selection(projects, since, until, harnesses, session_ids, exclude_ids):
+def make_selection(projects: tuple[str, ...], since: str | None, until: str | None, harnesses: tuple[str, ...],
+                   session_ids: tuple[str, ...], exclude_ids: tuple[str, ...]) -> Selection:
     from tracepub.selection.select import Selection, SelectionError
 
     try:
@@ -111,7 +101,8 @@ def make_selection(projects, since, until, harnesses, session_ids, exclude_ids):
 @click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
 @selection_options
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (for scripts).")
-def sessions(sources: tuple[Path, ...], projects, since, until, harnesses, session_ids, exclude_ids,
+def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | None, until: str | None,
+             harnesses: tuple[str, ...], session_ids: tuple[str, ...], exclude_ids: tuple[str, ...],
              as_json: bool) -> None:
     """List discovered sessions: harness, id, project folder, start and end, messages, tool calls, size.
 
@@ -167,8 +158,9 @@ def sessions(sources: tuple[Path, ...], projects, since, until, harnesses, sessi
                    "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.")
 def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, ...], secrets_file: Path | None,
            config_path: Path | None, no_ner: bool, keep_blobs: bool, license_: str | None, title: str | None,
-           strict: bool, as_json: bool, projects=(), since=None, until=None, harnesses=(), session_ids=(),
-           exclude_ids=(), deny=()) -> None:
+           strict: bool, as_json: bool, projects: tuple[str, ...] = (), since: str | None = None,
+           until: str | None = None, harnesses: tuple[str, ...] = (), session_ids: tuple[str, ...] = (),
+           exclude_ids: tuple[str, ...] = (), deny: tuple[str, ...] = ()) -> None:
     """Find and redact secrets and personal data; write DIR/dataset, DIR/review, DIR/manifest.json.
 
     SOURCES are session files or folders (searched recursively, hidden folders included); with
@@ -181,16 +173,21 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
       tracepub redact sample_traces --out out/ --secret my-internal-token --json
       tracepub redact --project myapp --since 2026-03-01 --deny "Client Corp" --out out/
     """
-    from tracepub.run.pipeline import RunOptions, run
+    from tracepub.run.pipeline import run
+    from tracepub.runtypes import RunOptions
     from tracepub.selection.deny import parse_rules
     from tracepub.selection.select import SelectionError
+    from tracepub.sources.settings import detect_config
 
     sel = make_selection(projects, since, until, harnesses, session_ids, exclude_ids)
     try:
         cli_deny = parse_rules(deny, "--deny")
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
-    dc, harvested, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
+    try:
+        dc, harvested, cfg = detect_config(secret, secrets_file, config_path, not no_ner)
+    except ValueError as exc:  # tracepub.toml
+        raise Refused(str(exc)) from exc
     try:
         deny_rules = parse_rules(cfg.deny, str(cfg.path or "tracepub.toml")) + cli_deny
     except ValueError as exc:
@@ -220,7 +217,7 @@ def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, .
         raise Refused(f"{len(summary.problems)} problem(s) reported and --strict was given")
 
 
-def _print_summary(s) -> None:
+def _print_summary(s: RunSummary) -> None:
     err = sys.stderr
     mb = s.bytes_in / 1e6
     click.echo(f"Read {s.files} session file(s), {s.records} records, {mb:.1f} MB.", file=err)
@@ -237,19 +234,19 @@ def _print_summary(s) -> None:
     _print_selection(s)
     if s.skipped:
         click.echo(f"Skipped {len(s.skipped)} file(s) of unknown format (listed in the report).", file=err)
-    if getattr(s, "duplicates", None):
+    if s.duplicates:
         click.echo(f"Left out {len(s.duplicates)} copy(ies) of sessions read from their preferred store "
                    "(OpenCode/Hermes DB; listed in review/run.json).", file=err)
     if s.problems:
         click.echo(f"Problems: {len(s.problems)}", file=err)
         for p in s.problems[:20]:
             click.echo(f"  {p}", file=err)
-    click.echo(f"Review the report: {os.path.join(s.out, 'review', 'report.html')}", file=err)
+    click.echo(f"Review the report: {OutDir(s.out).report}", file=err)
 
 
-def _print_selection(s) -> None:
+def _print_selection(s: RunSummary) -> None:
     err = sys.stderr
-    counts = (getattr(s, "selection", None) or {}).get("counts", {})
+    counts = (s.selection or {}).get("counts", {})
     if counts.get("excluded"):
         click.echo(f"Not selected: {counts['excluded']} of {counts['discovered']} session(s).", file=err)
     if s.dropped:
@@ -269,26 +266,22 @@ class _refusals:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, exc_type, exc, tb) -> bool:
-        from tracepub.errors import Refusal
-
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         if exc_type is not None and issubclass(exc_type, Refusal):
             raise Refused(str(exc)) from None
-        return False
 
 
-def _writing(out: Path, create: bool = False):
+def _writing(out: Path, create: bool = False) -> AbstractContextManager[None]:
     """DIR's lock (``dirlock``), held by every command that writes into DIR, from before its
     first write: a second one refuses with exit 1 instead of interleaving its files."""
-    from tracepub.outdir import locked
-
     return locked(out, create)
 
 
-def _check(fn):
+def _check(fn: Callable[[str], str]) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A click callback running a validator on each value of a repeatable option (exit 2 on error)."""
 
-    def callback(ctx, param, values):
+    def callback(ctx: click.Context, param: click.Parameter, values: Any) -> Any:
         try:
             return tuple(fn(v) for v in values) if isinstance(values, tuple) else fn(values)
         except ValueError as exc:
@@ -310,7 +303,7 @@ def _regex_check(v: str) -> str:
 
 
 def _repo_check(v: str) -> str:
-    from tracepub.publish.gate import check_repo_id
+    from tracepub.publish.hub import check_repo_id
 
     return check_repo_id(v)
 
@@ -362,8 +355,8 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
             return
         with _writing(dir):  # before the questions: what is asked about is what gets decided on
             if asks:
-                keep, redact_ids, add, add_regex, drop_ids = rv.interactive(
-                    dir, reviewer, all_values, click.echo, click.prompt, click.style)
+                answers = rv.interactive(dir, reviewer, all_values, click.echo, click.prompt, click.style)
+                keep, redact_ids, add, add_regex, drop_ids = map(tuple, answers)
             sessions_done = _drop_restore(dir, drop_ids, restore_ids, reviewer or rv.default_reviewer())
             if sessions_done and not (keep or redact_ids or add or add_regex):
                 if as_json:
@@ -379,11 +372,12 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
         click.echo("\n".join([*(r.message() for r in sessions_done), *rv.describe(dir, outcome)]), err=True)
 
 
-def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...], reviewer: str) -> list:
+def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
+                  reviewer: str) -> list[DropResult]:
     """Whole-session decisions take effect at once (files leave or re-enter dataset/)."""
     from tracepub.review.sessions import DropError, drop_session, restore_session
 
-    done = []
+    done: list[DropResult] = []
     try:
         for sid in drop_ids:
             done.append(drop_session(dir, sid, reviewer))
@@ -435,7 +429,7 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
         click.echo(f"Next: tracepub publish {dir} --repo OWNER/NAME  (private unless --public)", err=True)
 
 
-def _print_plan(dir: Path, plan) -> None:
+def _print_plan(dir: Path, plan: Plan) -> None:
     err = sys.stderr
     click.echo(f"About to sign {len(plan.files)} file(s), {plan.bytes:,} bytes, in {dir / 'dataset'}:", file=err)
     for name, meta in list(sorted(plan.files.items()))[:40]:

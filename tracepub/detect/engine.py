@@ -126,7 +126,18 @@ class Engine:
                 return d.ner_model  # type: ignore[attr-defined]
         return None
 
+    # Strings longer than HUGE are scanned in pieces of about PIECE characters, cut at a line
+    # break where one is near, each read with OVERLAP characters of its neighbours on both
+    # sides: a value up to OVERLAP long lies whole in one piece. Time and memory then grow
+    # linearly with the string whatever it holds (a 100 MB run of one letter makes millions of
+    # trigger hits in one pass over it). Shorter strings, nearly all, are scanned whole.
+    HUGE = 1 << 20
+    PIECE = 256 << 10
+    OVERLAP = 16 << 10
+
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        if len(text) > self.HUGE:
+            return self._scan_pieces(text, leaf)
         spans = self._scan(text, leaf)
         if self._people and " " in text:  # a remembered name has two words or more
             # The same string again (under any key) with the same people: the same answer.
@@ -149,6 +160,15 @@ class Engine:
                     self._people_auto = self._people_line_auto = None
                     self._people_version += 1
         return spans
+
+    def _scan_pieces(self, text: str, leaf: Leaf) -> list[Span]:
+        spans: list[Span] = []
+        for a, b in pieces(text, self.PIECE, self.OVERLAP):
+            for s in self.scan(text[a:b], leaf):
+                spans.append(Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action))
+        spans = resolve(spans)
+        more = copies(text, spans)  # a value found in one piece, again in another
+        return resolve(spans + more) if more else spans
 
     def _seen_people(self, text: str) -> list[Span]:
         """Every occurrence of a remembered person, overlapping ones included, at word bounds.
@@ -380,3 +400,21 @@ def _put(table: dict, key: tuple, value, limit: int) -> None:
     if len(table) >= limit:
         table.clear()
     table[key] = value
+
+
+def pieces(text: str, size: int, overlap: int) -> list[tuple[int, int]]:
+    """(start, end) of the pieces a long text is scanned in (``Engine.HUGE``): about ``size``
+    characters each, cut after a line break in the last 4 kB before the cut where there is one,
+    each widened by ``overlap`` on both sides."""
+    n = len(text)
+    out = []
+    start = 0
+    while start < n:
+        end = min(n, start + size)
+        if end < n:
+            nl = text.rfind("\n", max(start, end - 4096), end)
+            if nl > start:
+                end = nl + 1
+        out.append((max(0, start - overlap), min(n, end + overlap)))
+        start = end
+    return out

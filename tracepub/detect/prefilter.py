@@ -481,6 +481,7 @@ class _Matcher:
         folded text never holds (same word indexes in both automata)."""
         self._words = list(words)
         self._values = [words[w] for w in self._words]
+        self._longest = max((len(w) for w in self._words), default=0) + 1  # (+1: the "A" some carry)
         in_str, in_bytes = frozenset(ascii_only), frozenset(not_ascii)
         self.one_kind = frozenset(k for k, w in enumerate(self._words) if w in in_str or w in in_bytes)
         # The DFA: twice the speed of the default (an NFA) on these word sets, for more memory
@@ -499,10 +500,20 @@ class _Matcher:
     def __bool__(self) -> bool:
         return self._ac is not None
 
+    # A long text is searched a block at a time (blocks overlap by the longest word, so every
+    # match lies whole in one): a run of "a" holds a match of a 10-"a" word at every position,
+    # and one list of all of them for a 100 MB line would take gigabytes.
+    BLOCK = 1 << 20
+
     def iter(self, text: str) -> Iterator[tuple[int, Any]]:
-        values = self._values
-        for k, start, _ in self._ac.find_matches_as_indexes(text, overlapping=True):  # type: ignore[union-attr]
-            yield start, values[k]
+        """(start, value) of every match, in blocks; a match in two blocks' overlap may come twice."""
+        values, ac = self._values, self._ac
+        assert ac is not None
+        overlap = self._longest - 1
+        for a in range(0, max(1, len(text) - overlap), self.BLOCK):
+            block = text[a : a + self.BLOCK + overlap] if a or len(text) > self.BLOCK + overlap else text
+            for k, start, _ in ac.find_matches_as_indexes(block, overlapping=True):
+                yield a + start, values[k]
 
     def matches(self, text: str) -> list[tuple[int, int, int]]:
         """(word index, start, end) of every match; ``value(k)`` is word k's value."""

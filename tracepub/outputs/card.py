@@ -2,20 +2,23 @@
 
 It says what was redacted and how, with counts, the tool version, the harnesses, and (after
 approve) the reviewer and date, and it carries the best-effort notice. ``publish`` never edits
-it; an option that would change it must be given to ``redact`` or ``approve`` instead.
+it; an option that would change it must be given to ``redact`` or ``approve`` instead. Its YAML
+header is the Hub's own (``huggingface_hub``'s ``DatasetCardData``), so it is what the Hub reads,
+quoted as the Hub's YAML writer quotes it.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
+
+from huggingface_hub import DatasetCard, DatasetCardData
 
 from tracepub import __version__
-from tracepub.outputs.files import DATASET, write_text
+from tracepub.outdir import OutDir
+from tracepub.outputs.files import write_text
+from tracepub.runtypes import RunSummary
 from tracepub.selection import select as selection
 
-CARD = "README.md"
 DEFAULT_LICENSE = "other"
 NOTICE = (
     "Redaction is best effort. tracepub replaced secrets and personal data it could find with typed "
@@ -23,28 +26,20 @@ NOTICE = (
     "(names in images, secrets split across messages, formats it does not know). If you find "
     "something that should not be here, please open a discussion on this dataset."
 )
+# The header from the card data, then the body as rendered below.
+_TEMPLATE = "---\n{{ card_data }}\n---\n{{ body }}"
 
 
-def _get(summary: Any, name: str, default: Any) -> Any:
-    if isinstance(summary, dict):
-        return summary.get(name, default)
-    return getattr(summary, name, default)
-
-
-def render(summary: Any, meta: dict[str, Any]) -> str:
-    harnesses = sorted(_get(summary, "harnesses", {}) or {})
-    findings: dict[str, int] = _get(summary, "findings", {}) or {}
-    actions: dict[str, int] = _get(summary, "actions", {}) or {}
-    blobs: dict[str, int] = _get(summary, "blobs", {}) or {}
+def render(summary: RunSummary, meta: dict[str, str]) -> str:
+    harnesses = sorted(summary.harnesses)
+    findings, actions, blobs = summary.findings, summary.actions, summary.blobs
     tags = ["agent-traces", "tracepub", *[h.replace("_", "-") for h in harnesses]]
     license_ = meta.get("license") or DEFAULT_LICENSE
     title = meta.get("title") or "Coding-agent session traces"
-    # JSON strings are valid YAML scalars: a title with ':' or '#' cannot break the header.
-    lines = ["---", f"license: {license_}", f"pretty_name: {json.dumps(title, ensure_ascii=False)}", "tags:"]
-    lines += [f"- {t}" for t in tags]
-    lines += ["---", "", f"# {title}", ""]
+    data = DatasetCardData(license=license_, pretty_name=title, tags=tags)
+    lines = ["", f"# {title}", ""]
     lines.append(
-        f"{_get(summary, 'sessions', 0)} session file(s) from {', '.join(harnesses) or 'no harness'}, "
+        f"{summary.sessions} session file(s) from {', '.join(harnesses) or 'no harness'}, "
         f"redacted with tracepub {__version__}. Each file keeps its harness's own format "
         "(JSONL sessions line for line; SQLite and JSON-tree stores as one STS JSONL file per session)."
     )
@@ -73,27 +68,17 @@ def render(summary: Any, meta: dict[str, Any]) -> str:
     else:
         lines.append("Not yet approved.")
     lines += ["", "## Notice", "", NOTICE, ""]
-    return "\n".join(lines)
+    return str(DatasetCard.from_template(data, template_str=_TEMPLATE, body="\n".join(lines)))
 
 
-def write_card(out: Path, summary: Any, meta: dict[str, Any]) -> None:
-    write_text(out / DATASET / CARD, render(summary, meta))
+def write_card(out: Path | OutDir, summary: RunSummary, meta: dict[str, str]) -> None:
+    write_text(OutDir(out).card, render(summary, meta))
 
 
-def read_meta(out: Path) -> dict[str, str]:
-    """The card's YAML header as flat ``key: value`` pairs (what tracepub itself writes)."""
-    path = out / DATASET / CARD
+def read_meta(out: Path | OutDir) -> dict[str, str]:
+    """The card's YAML header's plain values (license, pretty_name; lists such as tags left out)."""
+    path = OutDir(out).card
     if not path.exists():
         return {}
-    lines = path.read_text(encoding="utf-8").splitlines()
-    meta: dict[str, str] = {}
-    if not lines or lines[0] != "---":
-        return meta
-    for line in lines[1:]:
-        if line == "---":
-            break
-        key, sep, value = line.partition(":")
-        if sep and not line.startswith((" ", "-")) and value.strip():
-            v = value.strip()
-            meta[key.strip()] = json.loads(v) if v.startswith('"') else v
-    return meta
+    data = DatasetCard.load(path, ignore_metadata_errors=True).data.to_dict()
+    return {k: v for k, v in data.items() if isinstance(v, str)}

@@ -1,4 +1,4 @@
-"""The output folder: atomic writes and the manifest that sign-off binds to.
+"""Writing under DIR: atomic writes, and the manifest that sign-off binds to.
 
 Nothing is written half-way: every file goes to a temporary name in the same folder and is
 renamed into place once complete (rename is atomic on one file system), so an interrupted run
@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import os
 import tempfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
 from tracepub import __version__
+from tracepub.outdir import OutDir
 
-DATASET = "dataset"
-REVIEW = "review"
-MANIFEST = "manifest.json"
-SIGNOFF = "signoff.json"
+# (sha256, ``file_stamp``) of files as their writers wrote them, by path under dataset/.
+Known = dict[str, tuple[str, tuple[int, int, int, int]]]
+# A file table: path under dataset/ -> {"sha256", "size"} (what the manifest lists).
+FileTable = dict[str, dict[str, Any]]
 
 
 @contextlib.contextmanager
@@ -41,52 +42,12 @@ def atomic_writer(dest: Path, mode: str = "w", buffering: int = -1) -> Iterator[
         raise
 
 
-class _Sha256Raw(io.RawIOBase):
-    """A file descriptor that hashes what it writes, as it writes it: under a buffered writer it
-    sees the bytes in the buffer's blocks (or a long line whole), in file order, so the digest is
-    that of the file (a worker's output: the manifest then does not read it again)."""
-
-    def __init__(self, fd: int):
-        self.fd = fd
-        self.sha256 = hashlib.sha256()
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, b) -> int:  # type: ignore[override]
-        n = os.write(self.fd, b)
-        self.sha256.update(memoryview(b)[:n])
-        return n
-
-    def close(self) -> None:
-        if not self.closed:
-            super().close()
-            os.close(self.fd)
-
-
-@contextlib.contextmanager
-def hashing_writer(dest: Path, buffering: int = io.DEFAULT_BUFFER_SIZE) -> Iterator[tuple[IO[bytes], Any]]:
-    """``atomic_writer`` in binary mode that also yields the sha256 object of the bytes written
-    (complete once the block ends)."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
-    try:
-        raw = _Sha256Raw(fd)
-        with io.BufferedWriter(raw, buffering) as fh:
-            yield fh, raw.sha256
-        os.replace(tmp, dest)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def write_text(dest: Path, text: str) -> None:
     with atomic_writer(dest) as fh:
         fh.write(text)
 
 
-def write_json(dest: Path, value: Any) -> None:
+def write_json(dest: Path, value: object) -> None:
     write_text(dest, json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
 
@@ -129,17 +90,15 @@ def file_stamp(path: Path) -> tuple[int, int, int, int]:
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
 
-def compute_files(dataset_dir: Path, known: dict[str, tuple[str, tuple]] | None = None) -> dict[str, dict[str, Any]]:
+def compute_files(dataset_dir: Path, known: Known | None = None) -> FileTable:
     """sha256 and size of every dataset file. ``known``: digests of files as they were written
     (relative path -> (sha256, ``file_stamp`` right after the rename)), used for a file whose
     stamp is still that (a run's workers hash their outputs as they write them); any other file
     is read and hashed, by a few threads (hashlib and file reads release the interpreter lock)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     known = known or {}
-    table: dict[str, dict[str, Any]] = {}
+    table: FileTable = {}
     todo: list[tuple[str, Path]] = []
-    order = []
+    order: list[str] = []
     for p in dataset_files(dataset_dir):
         rel = p.relative_to(dataset_dir).as_posix()
         order.append(rel)
@@ -156,41 +115,38 @@ def compute_files(dataset_dir: Path, known: dict[str, tuple[str, tuple]] | None 
     return {rel: table[rel] for rel in order}
 
 
-def build_manifest(out_dir: Path, config_hash: str, run_id: str, extra: dict | None = None,
-                   known: dict[str, tuple[str, tuple]] | None = None) -> dict:
-    manifest = {
+def build_manifest(out: Path | OutDir, config_hash: str, run_id: str, extra: dict[str, Any] | None = None,
+                   known: Known | None = None) -> dict[str, Any]:
+    manifest: dict[str, Any] = {
         "tool": "tracepub",
         "tool_version": __version__,
         "run_id": run_id,
         "config_hash": config_hash,
-        "files": compute_files(out_dir / DATASET, known),
+        "files": compute_files(OutDir(out).dataset, known),
     }
     if extra:
         manifest.update(extra)
     return manifest
 
 
-def manifest_bytes(manifest: dict) -> bytes:
+def manifest_bytes(manifest: dict[str, Any]) -> bytes:
     return (json.dumps(manifest, indent=2, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
 
 
-def write_manifest(out_dir: Path, manifest: dict) -> str:
+def write_manifest(out: Path | OutDir, manifest: dict[str, Any]) -> str:
     """Write manifest.json; returns its sha256 (what approve signs)."""
     data = manifest_bytes(manifest)
-    with atomic_writer(out_dir / MANIFEST, "wb") as fh:
+    with atomic_writer(OutDir(out).manifest, "wb") as fh:
         fh.write(data)
     return hashlib.sha256(data).hexdigest()
 
 
-def read_manifest(out_dir: Path) -> dict:
-    return json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+def read_manifest(out: Path | OutDir) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(OutDir(out).manifest.read_text(encoding="utf-8"))
+    return data
 
 
-def manifest_sha256(out_dir: Path) -> str:
-    return sha256_file(out_dir / MANIFEST)
-
-
-def diff_files(signed: dict[str, dict], actual: dict[str, dict]) -> list[str]:
+def diff_files(signed: FileTable, actual: FileTable) -> list[str]:
     """Human-readable differences between two file tables (empty when identical)."""
     out = []
     for name in sorted(set(signed) | set(actual)):

@@ -10,20 +10,19 @@ manifest has another run id, hence another hash.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from tracepub import __version__
 from tracepub.errors import Refusal
+from tracepub.outdir import OutDir
 from tracepub.outputs import card
 from tracepub.outputs.files import (
-    DATASET,
-    MANIFEST,
-    SIGNOFF,
+    FileTable,
     compute_files,
     dataset_files,
     diff_files,
@@ -31,14 +30,16 @@ from tracepub.outputs.files import (
     write_json,
     write_manifest,
 )
+from tracepub.outputs.groups import aggregate, iter_findings
 from tracepub.review import runstate
+from tracepub.runtypes import RunSummary
 
 
 @dataclass
 class Plan:
     """What approve is about to sign (and publish would send)."""
 
-    files: dict[str, dict[str, Any]]
+    files: FileTable
     bytes: int
     sessions: int
     harnesses: dict[str, int]
@@ -58,21 +59,23 @@ def _diff_line(diff: list[str]) -> str:
 
 
 def load_manifest(out: Path) -> dict[str, Any]:
-    if not (out / MANIFEST).exists():
-        raise Refusal(f"{out / MANIFEST} is missing: run `tracepub redact SOURCES --out {out}` first")
+    od = OutDir(out)
+    if not od.manifest.exists():
+        raise Refusal(f"{od.manifest} is missing: run `tracepub redact SOURCES --out {out}` first")
     try:
-        return read_manifest(out)
+        return read_manifest(od)
     except ValueError as exc:
-        raise Refusal(f"{out / MANIFEST} is not valid JSON ({exc}): run `tracepub redact` again") from exc
+        raise Refusal(f"{od.manifest} is not valid JSON ({exc}): run `tracepub redact` again") from exc
 
 
-def disk_files(out: Path) -> dict[str, dict[str, Any]]:
+def disk_files(out: Path) -> FileTable:
     """sha256 and size of every file under dataset/, refusing symlinks (tracepub never writes one,
     and one would upload whatever it points to)."""
-    for p in dataset_files(out / DATASET):
+    dataset = OutDir(out).dataset
+    for p in dataset_files(dataset):
         if p.is_symlink():
             raise Refusal(f"{p} is a symbolic link; tracepub never writes one: remove it and run the command again")
-    return compute_files(out / DATASET)
+    return compute_files(dataset)
 
 
 def verify_disk(out: Path) -> dict[str, Any]:
@@ -92,10 +95,8 @@ def plan(out: Path, license_: str | None = None, title: str | None = None) -> Pl
     files = manifest["files"]
     harnesses: Counter[str] = Counter(name.split("/", 1)[0] for name in files if "/" in name)
     if not harnesses:
-        raise Refusal(f"{out / DATASET} holds no session file, so there is nothing to approve: "
+        raise Refusal(f"{OutDir(out).dataset} holds no session file, so there is nothing to approve: "
                       "run `tracepub redact SOURCES --out DIR` with sessions first")
-    from tracepub.outputs.report import aggregate, iter_findings
-
     flagged = sum(1 for g in aggregate(iter_findings(out)).groups.values() if g.flagged)
     meta = _card_meta(state, license_, title)
     return Plan(
@@ -111,7 +112,7 @@ def plan(out: Path, license_: str | None = None, title: str | None = None) -> Pl
     )
 
 
-def _card_meta(state: dict[str, Any], license_: str | None, title: str | None) -> dict[str, Any]:
+def _card_meta(state: dict[str, Any], license_: str | None, title: str | None) -> dict[str, str]:
     meta = dict(state.get("options", {}).get("card", {}) or {})
     if license_:
         meta["license"] = license_
@@ -121,7 +122,7 @@ def _card_meta(state: dict[str, Any], license_: str | None, title: str | None) -
 
 
 def approve(out: Path, reviewer: str, license_: str | None = None, title: str | None = None,
-            now: datetime | None = None) -> dict[str, Any]:
+            now: datetime | None = None) -> dict[str, str]:
     """Settle the card, rewrite the manifest, write signoff.json; returns the signoff."""
     if not reviewer.strip():
         raise Refusal("--reviewer must name the person who reviewed the dataset")
@@ -131,11 +132,11 @@ def approve(out: Path, reviewer: str, license_: str | None = None, title: str | 
     meta = _card_meta(state, license_, title)
     if license_ or title:
         runstate.update_card(out, {"license": license_, "title": title})
-    card.write_card(out, SimpleNamespace(**state.get("summary", {})),
+    card.write_card(out, RunSummary.from_json(state.get("summary", {})),
                     {**meta, "reviewer": reviewer.strip(), "date": now.date().isoformat()})
     files = disk_files(out)
     # Only the card may have changed since verification; anything else changed meanwhile.
-    diff = [d for d in diff_files(manifest["files"], files) if d != f"changed: {card.CARD}"]
+    diff = [d for d in diff_files(manifest["files"], files) if d != f"changed: {OutDir.CARD}"]
     if diff:
         raise Refusal(f"dataset/ changed while approving ({_diff_line(diff)}): run approve again")
     manifest = {**manifest, "files": files}
@@ -147,15 +148,14 @@ def approve(out: Path, reviewer: str, license_: str | None = None, title: str | 
         "run_id": manifest["run_id"],
         "tool_version": __version__,
     }
-    write_json(out / SIGNOFF, signoff)
+    write_json(OutDir(out).signoff, signoff)
     return signoff
 
 
 def check_signoff(out: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """The (signoff, manifest) pair, if the signoff is this folder's and matches manifest.json."""
-    import json
-
-    path = out / SIGNOFF
+    od = OutDir(out)
+    path = od.signoff
     if not path.exists():
         raise Refusal(f"no sign-off in {out}: review the report, then run `tracepub approve {out} --reviewer NAME`")
     try:
@@ -164,7 +164,7 @@ def check_signoff(out: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     except (ValueError, KeyError, TypeError) as exc:
         raise Refusal(f"{path} is not a valid sign-off: run `tracepub approve {out} --reviewer NAME` again") from exc
     load_manifest(out)  # a clear refusal if missing or broken
-    data = (out / MANIFEST).read_bytes()  # hash and parse the same bytes
+    data = od.manifest.read_bytes()  # hash and parse the same bytes
     manifest = json.loads(data)
     actual = hashlib.sha256(data).hexdigest()
     if actual != sha or manifest.get("run_id") != run_id:

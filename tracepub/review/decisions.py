@@ -10,20 +10,24 @@ Each line: ``{"time", "reviewer", "action", ...}`` where action is one of
   out of dataset/, or bring it back.
 
 Because ``redact`` reads this file too, decisions survive a later ``tracepub redact`` into the
-same DIR.
+same DIR. It is read and appended with ``jsonlines`` (a bad line is reported with its number);
+the files as big as the input (findings) are read with orjson instead, for speed.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
-from tracepub.outputs.files import REVIEW
+import jsonlines
 
-FILE = "decisions.jsonl"
+from tracepub.outdir import OutDir
+
+# Entries are a few hundred bytes: one entry is one write of this buffer (never half-written).
+_APPEND_BUFFER = 1 << 20
 ACTIONS = {"keep", "redact", "add", "add_regex", "drop_session", "restore_session"}
 
 
@@ -35,35 +39,29 @@ class Decisions:
     dropped_sessions: set[str] = field(default_factory=set)
 
 
-def path(out: Path) -> Path:
-    return out / REVIEW / FILE
-
-
-def read(out: Path) -> list[dict]:
-    p = path(out)
+def read(out: Path | OutDir) -> list[dict[str, Any]]:
+    p = OutDir(out).decisions
     if not p.exists():
         return []
-    with open(p, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    with jsonlines.open(p) as reader:
+        return list(reader.iter(type=dict, skip_empty=True))
 
 
-def append(out: Path, action: str, reviewer: str | None = None, **fields: str) -> dict:
-    """Append one decision (a single short write with O_APPEND, so it is never half-written)."""
+def append(out: Path | OutDir, action: str, reviewer: str | None = None, **fields: str) -> dict[str, Any]:
+    """Append one decision: a single write with O_APPEND (the line is buffered whole), so it is
+    never half-written; the file is created 0600 (it may hold values to redact)."""
     if action not in ACTIONS:
         raise ValueError(f"unknown decision {action!r}")
     entry = {"time": datetime.now(UTC).isoformat(timespec="seconds"), "reviewer": reviewer, "action": action, **fields}
-    p = path(out)
+    p = OutDir(out).decisions
     p.parent.mkdir(parents=True, exist_ok=True)
-    data = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
     fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
+    with os.fdopen(fd, "wb", _APPEND_BUFFER) as fh, jsonlines.Writer(fh) as writer:
+        writer.write(entry)
     return entry
 
 
-def fold(entries: list[dict]) -> Decisions:
+def fold(entries: list[dict[str, Any]]) -> Decisions:
     """Replay decisions in order; the latest decision about a value or session wins."""
     d = Decisions()
     for e in entries:
@@ -85,5 +83,5 @@ def fold(entries: list[dict]) -> Decisions:
     return d
 
 
-def load(out: Path) -> Decisions:
+def load(out: Path | OutDir) -> Decisions:
     return fold(read(out))

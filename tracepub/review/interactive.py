@@ -18,9 +18,11 @@ from typing import Any
 
 from tracepub.detect.base import BLOCK_CONFIDENCE
 from tracepub.errors import Refusal
-from tracepub.outputs.files import DATASET, MANIFEST, SIGNOFF
-from tracepub.outputs.report import ValueGroup, aggregate, iter_findings
+from tracepub.outdir import OutDir
+from tracepub.outputs.groups import ValueGroup, aggregate, iter_findings
 from tracepub.review import decisions, runstate
+from tracepub.run.pipeline import run
+from tracepub.runtypes import RunSummary
 
 MIN_ADD = 3  # shorter values would redact ordinary words everywhere
 # Secrets found with high confidence block a publish even when kept (see publish.rescan).
@@ -31,7 +33,7 @@ class Outcome:
     appended: list[dict] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     applied: bool = False
-    summary: Any = None  # the re-run's RunSummary
+    summary: RunSummary | None = None  # the re-run's
     signoff_invalidated: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -39,7 +41,7 @@ class Outcome:
             "decisions": self.appended,
             "warnings": self.warnings,
             "applied": self.applied,
-            "manifest_sha256": getattr(self.summary, "manifest_sha256", None),
+            "manifest_sha256": self.summary.manifest_sha256 if self.summary is not None else None,
             "signoff_invalidated": self.signoff_invalidated,
             "summary": self.summary.to_json() if self.summary is not None else None,
         }
@@ -53,7 +55,7 @@ def default_reviewer() -> str:
 
 
 def check_dir(out: Path) -> None:
-    if not (out / "review" / runstate.RUN_FILE).exists():
+    if not OutDir(out).run_file.exists():
         raise Refusal(f"{out} is not a tracepub output folder (no review/run.json): "
                       f"run `tracepub redact SOURCES --out {out}` first")
 
@@ -147,7 +149,7 @@ def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: It
     if apply_now and _changed(before, decisions.load(out)):
         outcome.summary = apply(out, progress, secrets, secrets_files)
         outcome.applied = True
-        outcome.signoff_invalidated = (out / SIGNOFF).exists()
+        outcome.signoff_invalidated = OutDir(out).signoff.exists()
     return outcome
 
 
@@ -160,13 +162,12 @@ def _mask(text: str) -> str:
     return text[:2] + "…" + text[-1:] if len(text) > 4 else text[:1] + "…"
 
 
-def apply(out: Path, progress: bool = False, secrets: Iterable[str] = (), secrets_files: Iterable[Path] = ()) -> Any:
+def apply(out: Path, progress: bool = False, secrets: Iterable[str] = (),
+          secrets_files: Iterable[Path] = ()) -> RunSummary:
     """Re-run the redaction into ``out`` from the stored sources and options (decisions folded in).
 
     The exact values (identity, ``--secret``) are collected again, never read from a store;
     ``load_options`` refuses if one the last run used is missing, so a re-run never redacts less."""
-    from tracepub.run.pipeline import run
-
     check_dir(out)
     opts = runstate.load_options(out, secrets=tuple(secrets), secrets_files=tuple(secrets_files), progress=progress)
     missing = [str(s) for s in opts.sources if not Path(s).exists()]
@@ -261,10 +262,11 @@ def describe(out: Path, o: Outcome) -> list[str]:
     """What happened, for the terminal."""
     if not o.appended:
         return ["No decision recorded; dataset/ is unchanged."]
-    lines = [f"Recorded {len(o.appended)} decision(s) in {out / 'review' / decisions.FILE}."]
+    od = OutDir(out)
+    lines = [f"Recorded {len(o.appended)} decision(s) in {od.decisions}."]
     lines += [f"warning: {w}" for w in o.warnings]
-    if o.applied:
-        lines.append(f"Applied: {out / DATASET} was redacted again from the sources and {out / MANIFEST} rewritten "
+    if o.applied and o.summary is not None:
+        lines.append(f"Applied: {od.dataset} was redacted again from the sources and {od.manifest} rewritten "
                      f"(sha256 {o.summary.manifest_sha256[:16]}…).")
         lines.append("Any earlier sign-off no longer matches"
                      + (" (signoff.json is now stale)" if o.signoff_invalidated else "")

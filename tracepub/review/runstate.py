@@ -23,19 +23,23 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tracepub import config as config_mod
 from tracepub.detect.registry import DetectConfig
 from tracepub.errors import Refusal
-from tracepub.outputs.files import REVIEW, atomic_writer, write_json
+from tracepub.outdir import OutDir
+from tracepub.outputs.files import atomic_writer, write_json
 from tracepub.redact.placeholders import Namer, load_key
 from tracepub.review import decisions
+from tracepub.runtypes import RunOptions
+from tracepub.selection.deny import DenyRule
+from tracepub.selection.select import Selection
+from tracepub.sources.harvest import collect
 
-RUN_FILE = "run.json"
-VALUES_FILE = "values.json"
 # RunOptions fields that are not options of the run itself, or are stored specially.
 _NOT_STORED = {"out", "detect", "keep_ids", "progress", "selection", "deny"}
 
 
-def with_decisions(opts: Any) -> Any:
+def with_decisions(opts: RunOptions) -> RunOptions:
     """The options with the reviewer's decisions folded in: kept values, added values and regexes
     (always redacted: ``custom.text`` / ``custom.regex``; the redactor never keeps ``custom.*``)."""
     d = decisions.load(opts.out)
@@ -51,7 +55,7 @@ def with_decisions(opts: Any) -> Any:
     return dataclasses.replace(opts, detect=detect, keep_ids=set(opts.keep_ids) | d.keep_ids)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, Path):
         return str(value)
     if isinstance(value, (list, tuple, set)):
@@ -74,60 +78,58 @@ def _expand(path: str) -> Path:
     return Path(path).expanduser()
 
 
-def save(opts: Any, sources: list[Path], summary: dict[str, Any], **extra: Any) -> None:
+def save(opts: RunOptions, sources: list[Path], summary: dict[str, Any], **extra: object) -> None:
     """Write run.json and values.json for ``opts`` (the options as given, before decisions).
 
     ``extra`` keys go into run.json as they are (``units``: what sessions.drop_session needs).
     Deny rules go to values.json with the exact values: they name clients and projects."""
-    review = opts.out / REVIEW
+    od = OutDir(opts.out)
     options = {f.name: _plain(getattr(opts, f.name)) for f in dataclasses.fields(opts) if f.name not in _NOT_STORED}
     options["sources"] = [home_relative(s) for s in sources]
-    sel = getattr(opts, "selection", None)
-    options["selection"] = dataclasses.asdict(sel) if sel is not None else None
+    options["selection"] = dataclasses.asdict(opts.selection) if opts.selection is not None else None
     detect = {k: _plain(v) for k, v in dataclasses.asdict(opts.detect).items() if k != "identity"}
     detect["extra_rules"] = [home_relative(p) for p in opts.detect.extra_rules]
     detect["secrets_files"] = [home_relative(p) for p in opts.detect.secrets_files]
     if opts.detect.config_file:
         detect["config_file"] = home_relative(opts.detect.config_file)
-    write_json(review / RUN_FILE, {
+    write_json(od.run_file, {
         "sources": options["sources"],
         "options": options,
         "detect": detect,
         "summary": summary,
         **extra,
     })
-    namer = Namer(load_key(review))
+    namer = Namer(load_key(od.review))
     values = {"identity": sorted(({"id": namer.value_id(v), "type": t} for v, t in opts.detect.identity.items()),
                                  key=lambda e: (e["type"], e["id"])),
-              "deny": [dataclasses.asdict(r) for r in getattr(opts, "deny", None) or []]}
-    with atomic_writer(review / VALUES_FILE) as fh:
+              "deny": [dataclasses.asdict(r) for r in opts.deny]}
+    with atomic_writer(od.values) as fh:
         os.fchmod(fh.fileno(), 0o600)  # mkstemp's mode already; said explicitly
         fh.write(json.dumps(values, ensure_ascii=False, indent=1) + "\n")
 
 
-def read(out: Path) -> dict[str, Any]:
-    path = out / REVIEW / RUN_FILE
-    if not path.exists():
-        raise FileNotFoundError(f"{path} is missing: run `tracepub redact SOURCES --out {out}` first")
-    return json.loads(path.read_text(encoding="utf-8"))
+def read(out: Path | OutDir) -> dict[str, Any]:
+    od = OutDir(out)
+    if not od.run_file.exists():
+        raise FileNotFoundError(f"{od.run_file} is missing: run `tracepub redact SOURCES --out {od.root}` first")
+    data: dict[str, Any] = json.loads(od.run_file.read_text(encoding="utf-8"))
+    return data
 
 
-def _values(out: Path) -> dict[str, Any]:
-    path = out / REVIEW / VALUES_FILE
+def _values(out: Path | OutDir) -> dict[str, Any]:
+    path = OutDir(out).values
     if not path.exists():
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
 
 
-def collect_values(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple = (),
+def collect_values(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple[Path, ...] = (),
                    what: str = "a re-run", missing_out: list[str] | None = None) -> dict[str, str]:
     """Collect the exact values again (harvest, the run's --secrets-file and tracepub.toml, and
     ``secrets``/``secrets_files`` given now) and check that every value the last run matched is
     among them (by keyed hash). Refuses otherwise (``what`` would see less than the run did),
     unless ``missing_out`` is given: then the types of missing values are appended to it."""
-    from tracepub import config as config_mod
-    from tracepub.sources.harvest import collect
-
     detect = read(out).get("detect", {})
     files = [_expand(p) for p in detect.get("secrets_files", [])]
     missing_files = [str(p) for p in files if not p.exists()]
@@ -138,7 +140,7 @@ def collect_values(out: Path, secrets: tuple[str, ...] = (), secrets_files: tupl
         except ValueError as exc:
             raise Refusal(f"cannot read the run's tracepub.toml again: {exc}") from None
     h = collect(secrets, [*(p for p in files if p.exists()), *secrets_files], cfg_secrets)
-    namer = Namer(load_key(out / REVIEW))
+    namer = Namer(load_key(OutDir(out).review))
     have = {namer.value_id(v) for v in h.values}
     stored = _values(out).get("identity", [])
     missing = [e for e in stored if isinstance(e, dict) and e.get("id") not in have]
@@ -153,11 +155,10 @@ def collect_values(out: Path, secrets: tuple[str, ...] = (), secrets_files: tupl
     return dict(h.values)
 
 
-def load_options(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple = (), progress: bool = False) -> Any:
+def load_options(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple[Path, ...] = (),
+                 progress: bool = False) -> RunOptions:
     """Rebuild the RunOptions of the last run into ``out`` (decisions are folded in by ``run``),
     with the exact values collected again (``collect_values``)."""
-    from tracepub.run.pipeline import RunOptions
-
     state = read(out)
     known = {f.name for f in dataclasses.fields(RunOptions)}
     options = {k: v for k, v in state.get("options", {}).items() if k in known and k not in _NOT_STORED}
@@ -169,19 +170,14 @@ def load_options(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple 
     if detect.get("config_file"):
         detect["config_file"] = str(_expand(detect["config_file"]))
     detect["identity"] = collect_values(out, secrets, secrets_files)
-    if "selection" in known and state.get("options", {}).get("selection"):
-        from tracepub.selection.select import Selection
-
+    if state.get("options", {}).get("selection"):
         options["selection"] = Selection(**state["options"]["selection"])
-    if "deny" in known:
-        from tracepub.selection.deny import DenyRule
-
-        options["deny"] = [DenyRule(**r) for r in _values(out).get("deny", [])]
+    options["deny"] = [DenyRule(**r) for r in _values(out).get("deny", [])]
     return RunOptions(out=out, detect=DetectConfig(**detect), progress=progress, **options)
 
 
-def update_card(out: Path, meta: dict[str, Any]) -> None:
+def update_card(out: Path, meta: dict[str, str | None]) -> None:
     """Remember card settings given to approve (license, title) so a later re-run keeps them."""
     state = read(out)
     state.setdefault("options", {}).setdefault("card", {}).update({k: v for k, v in meta.items() if v})
-    write_json(out / REVIEW / RUN_FILE, state)
+    write_json(OutDir(out).run_file, state)

@@ -7,8 +7,9 @@ it is on disk (this is the user's own terminal; nothing here is written anywhere
 Dropping (``drop_session``) takes effect at once, without a re-run: the session's files move
 from dataset/ to review/dropped/ (review/ is never uploaded), and findings.jsonl, the report,
 the dataset card and manifest.json are rebuilt from what the last run recorded in
-review/run.json. A re-run cannot do this safely: it would need every option of the first run,
-and values given with ``--secret`` are deliberately not stored. The remaining files keep their
+review/run.json, by the code a run assembles them with (``run.assemble``). A re-run cannot
+do this safely: it would need every option of the first run, and values given with
+``--secret`` are deliberately not stored. The remaining files keep their
 exact bytes; the manifest changes, so an earlier sign-off no longer matches and approve must be
 run again. ``restore_session`` moves the files back when they were dropped since the last run;
 for a session dropped before it (so never redacted by it), it records the decision and says to
@@ -21,26 +22,22 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from tracepub.outputs.files import (
-    DATASET,
-    REVIEW,
-    atomic_writer,
-    build_manifest,
-    read_manifest,
-    write_json,
-    write_manifest,
-)
+import jsonlines
+import orjson
+
+from tracepub.outdir import OutDir
+from tracepub.outputs.files import read_manifest, write_json
 from tracepub.review import decisions
+from tracepub.run import assemble
+from tracepub.run.results import UnitResult
+from tracepub.runtypes import RunSummary
 from tracepub.selection.select import Selection, SelectionError, Session, describe, parse_stamp, resolve_ids
 from tracepub.sources.discover import Discovery, default_sources, discover
-
-DROPPED = "dropped"  # review/dropped/: files of sessions dropped since the last run
 
 
 # -- listing -------------------------------------------------------------------------------------
@@ -62,7 +59,7 @@ def _when(stamp: str | None) -> str:
     return dt.astimezone().strftime("%Y-%m-%d %H:%M") if dt else "-"
 
 
-def human_size(n: int) -> str:
+def human_size(n: float) -> str:
     for unit in ("B", "kB", "MB", "GB"):
         if n < 1000 or unit == "GB":
             return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
@@ -107,165 +104,131 @@ class DropResult:
                 "same folder to redact it.")
 
 
-def _run_path(out: Path) -> Path:
-    from tracepub.run.pipeline import RUN_FILE
-
-    return out / REVIEW / RUN_FILE
-
-
-def _read_run(out: Path) -> dict:
-    p = _run_path(out)
-    if not p.exists():
-        raise DropError(f"{out} has no redaction run yet; run `tracepub redact --out {out}` first")
-    run = json.loads(p.read_text(encoding="utf-8"))
+def _read_run(od: OutDir) -> dict[str, Any]:
+    if not od.run_file.exists():
+        raise DropError(f"{od.root} has no redaction run yet; run `tracepub redact --out {od.root}` first")
+    run: dict[str, Any] = json.loads(od.run_file.read_text(encoding="utf-8"))
     if "units" not in run:
-        raise DropError(f"{out} was written by an older tracepub; run `tracepub redact --out {out}` again")
+        raise DropError(f"{od.root} was written by an older tracepub; run `tracepub redact --out {od.root}` again")
     run.setdefault("stashed", {})
     return run
 
 
-def _stash_valid(out: Path, run: dict) -> bool:
+def _stash_valid(od: OutDir, run: dict[str, Any]) -> bool:
     """The stash belongs to the current run (a new run re-applies drops and leaves it stale)."""
     try:
-        return run.get("stash_run_id") == read_manifest(out).get("run_id")
+        return bool(run.get("stash_run_id") == read_manifest(od).get("run_id"))
     except (OSError, ValueError):
         return False
 
 
 def drop_session(out: Path, session_id: str, reviewer: str | None) -> DropResult:
     """Leave a session (with its subagents) out of DIR/dataset now and on every later run."""
-    out = Path(out)
-    run = _read_run(out)
+    od = OutDir(out)
+    run = _read_run(od)
     present = {u["session"] for u in run["units"] if u.get("session")}
-    already = decisions.load(out).dropped_sessions
+    already = decisions.load(od).dropped_sessions
     try:
         sid = resolve_ids([session_id], present | already, "session")
     except SelectionError as exc:
         raise DropError(str(exc)) from None
     sid_ = next(iter(sid))
-    decisions.append(out, "drop_session", reviewer, session=sid_)
+    decisions.append(od, "drop_session", reviewer, session=sid_)
     result = DropResult(sid_, "drop_session")
     moving = [u for u in run["units"] if u.get("session") == sid_]
     if not moving:  # dropped before the last run: nothing in dataset/
         result.immediate = sid_ not in present
         return result
-    if not _stash_valid(out, run):
-        _clear_stash(out, run)
-    run["stash_run_id"] = read_manifest(out).get("run_id")
-    from tracepub.run.pipeline import _part_path
-
-    stash = out / REVIEW / DROPPED
+    if not _stash_valid(od, run):
+        _clear_stash(od, run)
+    run["stash_run_id"] = read_manifest(od).get("run_id")
     for u in moving:
-        _move(out / DATASET / u["dest"], stash / DATASET / u["dest"])
-        part = _part_path(out, u["dest"])
-        _move(part, stash / "parts" / part.name)
+        _move(od, od.output(u["dest"]), od.dropped_output(u["dest"]))
+        _move(od, od.part(u["dest"]), od.dropped_part(u["dest"]))
         result.files.append(u["dest"])
     run["units"] = [u for u in run["units"] if u.get("session") != sid_]
     run["stashed"][sid_] = moving
     run["summary"].setdefault("dropped", []).append(
         {"session": sid_, "harness": moving[0]["harness"], "files": [u["dest"] for u in moving]})
-    result.manifest_sha256 = _reassemble(out, run)
+    result.manifest_sha256 = _reassemble(od, run)
     return result
 
 
 def restore_session(out: Path, session_id: str, reviewer: str | None) -> DropResult:
     """Undo a drop: at once if it happened since the last run, else at the next ``redact``."""
-    out = Path(out)
-    run = _read_run(out)
-    stash_ok = _stash_valid(out, run)
+    od = OutDir(out)
+    run = _read_run(od)
+    stash_ok = _stash_valid(od, run)
     stashed = set(run["stashed"]) if stash_ok else set()
-    dropped = decisions.load(out).dropped_sessions
+    dropped = decisions.load(od).dropped_sessions
     listed = {d.get("session") for d in run["summary"].get("dropped", []) if d.get("session")}
     try:
         sid = next(iter(resolve_ids([session_id], stashed | dropped | listed, "session")))
     except SelectionError as exc:
         raise DropError(str(exc).replace("no discovered session has this id", "no dropped session has this id")
                         ) from None
-    decisions.append(out, "restore_session", reviewer, session=sid)
+    decisions.append(od, "restore_session", reviewer, session=sid)
     result = DropResult(sid, "restore_session")
     if sid not in stashed:
         result.immediate = False
         return result
-    from tracepub.run.pipeline import _part_path
-
-    stash = out / REVIEW / DROPPED
     units = run["stashed"].pop(sid)
     for u in units:
-        _move(stash / DATASET / u["dest"], out / DATASET / u["dest"])
-        part = _part_path(out, u["dest"])
-        _move(stash / "parts" / part.name, part)
+        _move(od, od.dropped_output(u["dest"]), od.output(u["dest"]))
+        _move(od, od.dropped_part(u["dest"]), od.part(u["dest"]))
         result.files.append(u["dest"])
     run["units"] = sorted(run["units"] + units, key=lambda u: u.get("n", 0))
     run["summary"]["dropped"] = [d for d in run["summary"].get("dropped", []) if d.get("session") != sid]
-    result.manifest_sha256 = _reassemble(out, run)
+    result.manifest_sha256 = _reassemble(od, run)
     return result
 
 
-def _move(src: Path, dst: Path) -> None:
+def _move(od: OutDir, src: Path, dst: Path) -> None:
+    """Move ``src`` to ``dst``; the session's folders it leaves empty go too (not dataset/,
+    parts/ or the stash's own)."""
     if not src.exists():
         return
     dst.parent.mkdir(parents=True, exist_ok=True)
     os.replace(src, dst)
+    keep = {od.root, od.review, od.dataset, od.parts, od.dropped, od.dropped / "dataset", od.dropped / "parts"}
     parent = src.parent
-    while parent.name not in (DATASET, REVIEW, "parts", DROPPED) and parent.exists() and not any(parent.iterdir()):
+    while parent not in keep and od.root in parent.parents and parent.exists() and not any(parent.iterdir()):
         parent.rmdir()
         parent = parent.parent
 
 
-def _clear_stash(out: Path, run: dict) -> None:
-    shutil.rmtree(out / REVIEW / DROPPED, ignore_errors=True)
+def _clear_stash(od: OutDir, run: dict[str, Any]) -> None:
+    shutil.rmtree(od.dropped, ignore_errors=True)
     run["stashed"] = {}
 
 
-def _reassemble(out: Path, run: dict) -> str:
-    """Rebuild findings.jsonl, the summary, report, card and manifest for the files now present.
-    Mirrors the end of ``pipeline.run``; the dataset files themselves are not touched."""
-    from tracepub.outputs import card, report
-    from tracepub.run.pipeline import FINDINGS, PARTS, RunSummary, _part_path, manifest_extra
+def _paths_findings(od: OutDir, dests: set[str]) -> list[dict[str, Any]]:
+    """The last run's findings in file and folder names, of the files in ``dests``."""
+    if not od.paths_part.exists():
+        return []
+    with jsonlines.open(od.paths_part, loads=orjson.loads) as reader:
+        return [f for f in reader.iter(type=dict, skip_empty=True) if f.get("file") in dests]
 
-    review = out / REVIEW
+
+def _reassemble(od: OutDir, run: dict[str, Any]) -> str:
+    """Rebuild findings.jsonl, the summary, report, card and manifest for the files now present,
+    the way a run assembles them (``run.assemble``); the dataset files themselves are not touched."""
     units = run["units"]
-    dests = {u["dest"] for u in units}
-    path_findings = []
-    paths_part = review / PARTS / "paths.jsonl"
-    if paths_part.exists():
-        with open(paths_part, encoding="utf-8") as fh:
-            path_findings = [json.loads(line) for line in fh if line.strip()]
-    path_findings = [f for f in path_findings if f.get("file") in dests]
-    with atomic_writer(review / FINDINGS, "wb") as dst:
-        for f in path_findings:
-            dst.write((json.dumps(f, ensure_ascii=False) + "\n").encode("utf-8"))
-        for u in units:
-            part = _part_path(out, u["dest"])
-            if part.exists():
-                dst.write(part.read_bytes())
-
+    results = [UnitResult.from_record(u) for u in units]
+    path_findings = _paths_findings(od, {r.dest for r in results})
+    assemble.write_findings(od, path_findings, [r.dest for r in results])
     s = run["summary"]
-    types = Counter(f["type"] for f in path_findings)
-    actions = Counter(f["action"] for f in path_findings)
-    blobs: Counter[str] = Counter()
-    harnesses: Counter[str] = Counter()
-    for u in units:
-        types.update(u["types"])
-        actions.update(u["actions"])
-        blobs.update(u["blobs"])
-        harnesses[u["harness"]] += 1
-    s.update(files=len(units), sessions=len(units), records=sum(u["records"] for u in units),
-             bytes_in=sum(u["bytes_in"] for u in units), findings=dict(sorted(types.items())),
-             actions=dict(sorted(actions.items())), blobs=dict(sorted(blobs.items())),
-             harnesses=dict(sorted(harnesses.items())))
-    counts = s.setdefault("selection", {}).setdefault("counts", {})
-    counts["dropped"] = len(s.get("dropped", []))
+    summary = RunSummary.from_json(s)
+    assemble.tally(summary, results, path_findings)
+    counts = summary.selection.setdefault("counts", {})
+    counts["dropped"] = len(summary.dropped)
     counts["included"] = len({u.get("session") for u in units})
-    summary = RunSummary(**{f.name: s[f.name] for f in fields(RunSummary) if f.name in s})
-
-    card.write_card(out, summary, run.get("options", {}).get("card") or {})
-    report.write_report(out, summary)
-    old = read_manifest(out)
-    manifest = build_manifest(out, old.get("config_hash", ""), old.get("run_id", ""), manifest_extra(summary))
-    sha = write_manifest(out, manifest)
-    s["manifest_sha256"] = sha
-    write_json(_run_path(out), run)
+    old = read_manifest(od)
+    agg = assemble.aggregate(od, path_findings, results)
+    sha = assemble.finish(od, summary, run.get("options", {}).get("card") or {}, agg, old.get("config_hash", ""),
+                          old.get("run_id", ""))
+    s.update(summary.to_json())
+    write_json(od.run_file, run)
     return sha
 
 

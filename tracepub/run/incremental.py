@@ -21,13 +21,17 @@ import hashlib
 import hmac
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tracepub.model import Unit
-from tracepub.outputs.files import REVIEW, write_json
+from tracepub.outdir import OutDir
+from tracepub.outputs.files import write_json
 
-STATE_FILE = "state.json"
+if TYPE_CHECKING:
+    from tracepub.detect.found import Found
+
 VERSION = 2  # 2: content digests are per file (a store file is hashed once)
 
 
@@ -35,7 +39,7 @@ def deps_of(unit: Unit) -> tuple[Path, ...]:
     return unit.deps or (unit.source,)
 
 
-def fingerprint(unit: Unit, name=str) -> list[list[Any]]:
+def fingerprint(unit: Unit, name: Callable[[str], str] = str) -> list[list[Any]]:
     """[path, size, mtime_ns] of every file the unit is made of (an unreadable one: -1). Paths go
     through ``name`` (the state file stores keyed hashes: paths hold the user's name)."""
     out = []
@@ -75,7 +79,7 @@ def _file_sha256(path: str, size: int, mtime_ns: int) -> bytes:
         return hashlib.file_digest(fh, "sha256").digest()
 
 
-def seal(found: dict, unit: Unit, key: bytes) -> str | None:
+def seal(found: Found, unit: Unit, key: bytes) -> str | None:
     """A unit's found values (``detect.found``), encrypted for its next reuse.
 
     A reused unit is not read again, yet the values it redacted must still be looked for in
@@ -94,7 +98,7 @@ def seal(found: dict, unit: Unit, key: bytes) -> str | None:
     return base64.b64encode(nonce + AESGCM(secret).encrypt(nonce, data, None)).decode()
 
 
-def unseal(blob: Any, unit: Unit, key: bytes) -> dict | None:
+def unseal(blob: object, unit: Unit, key: bytes) -> Found | None:
     """``seal``'s values, or None if the sources changed or the blob is not ours."""
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -125,7 +129,7 @@ def _source_key(unit: Unit, key: bytes) -> bytes | None:
     return mac.digest()
 
 
-def run_key(config_hash: str, extra: Any = None) -> str:
+def run_key(config_hash: str, extra: object = None) -> str:
     """Everything besides the source bytes that decides a unit's output."""
     return hashlib.sha256(json.dumps([config_hash, repr(extra)]).encode()).hexdigest()
 
@@ -133,15 +137,15 @@ def run_key(config_hash: str, extra: Any = None) -> str:
 class State:
     """The previous run's per-unit records, and the ones this run writes."""
 
-    def __init__(self, out: Path, key: str, name=str):
+    def __init__(self, out: Path | OutDir, key: str, name: Callable[[str], str] = str) -> None:
         """``name`` turns a path or session key into what is stored (a keyed hash: review/ must
         not hold the user's identity in clear, and paths do)."""
-        self.out = out
+        self.out = OutDir(out).root
         self.key = key
         self.name = name
-        self.path = out / REVIEW / STATE_FILE
-        self.old: dict[str, dict] = {}
-        self.new: dict[str, dict] = {}
+        self.path = OutDir(out).state
+        self.old: dict[str, dict[str, Any]] = {}
+        self.new: dict[str, dict[str, Any]] = {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -149,7 +153,7 @@ class State:
         if isinstance(data, dict) and data.get("version") == VERSION and data.get("key") == key:
             self.old = data.get("units", {})
 
-    def reusable(self, unit: Unit, dest: str, output: Path, part: Path) -> dict | None:
+    def reusable(self, unit: Unit, dest: str, output: Path, part: Path) -> dict[str, Any] | None:
         """The stored result if ``unit`` can be reused for ``dest``, else None."""
         entry = self.old.get(dest)
         if not entry or entry.get("source") != self.name(str(unit.source)) or entry.get("reader") != unit.reader \
@@ -165,16 +169,17 @@ class State:
         entry = dict(entry, deps=fp)  # refresh mtimes (a touched file hashes the same)
         return entry
 
-    def record(self, dest: str, unit: Unit, deps: list, sha256: str, output: Path, part: Path,
-               result: dict) -> None:
+    def record(self, dest: str, unit: Unit, deps: list[list[Any]], sha256: str, output: Path, part: Path,
+               result: dict[str, Any]) -> None:
+        """``deps``: ``fingerprint(unit, name)``, paths already named as stored."""
         self.new[dest] = {
             "source": self.name(str(unit.source)), "reader": unit.reader,
             "unit_key": self.name(unit.key) if unit.key else None,
-            "deps": [[self.name(d[0]), *d[1:]] for d in deps], "sha256": sha256,
+            "deps": deps, "sha256": sha256,
             "output": _file_id(output), "part": _file_id(part), "result": result,
         }
 
-    def keep(self, dest: str, entry: dict) -> None:
+    def keep(self, dest: str, entry: dict[str, Any]) -> None:
         self.new[dest] = entry
 
     def save(self) -> None:
@@ -193,9 +198,9 @@ def _same_file(path: Path, recorded: list[int] | None) -> bool:
     return recorded is not None and _file_id(path) == list(recorded)
 
 
-def clear(out: Path) -> None:
+def clear(out: Path | OutDir) -> None:
     """Forget the previous run (its outputs are then all rebuilt)."""
     try:
-        os.unlink(out / REVIEW / STATE_FILE)
+        os.unlink(OutDir(out).state)
     except OSError:
         pass

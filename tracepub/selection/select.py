@@ -34,13 +34,18 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tracepub.model import SessionInfo, Unit
+from tracepub.readers import READERS, reader_for_unit
+from tracepub.selection.deny import Denied, DenyMatcher, mask
+
+if TYPE_CHECKING:
+    from tracepub.runtypes import RunSummary
 
 SUBAGENTS = "subagents"
 
@@ -161,8 +166,6 @@ class Session:
 
 def safe_info(unit: Unit) -> SessionInfo:
     """``Reader.info``, never failing: a file that cannot be described is still listed."""
-    from tracepub.readers import reader_for_unit
-
     try:
         return reader_for_unit(unit).info(unit)
     except Exception:
@@ -207,8 +210,6 @@ def normalize_harness(name: str) -> str:
 
 
 def known_harnesses() -> list[str]:
-    from tracepub.readers import READERS
-
     return sorted({r.name for r in READERS})
 
 
@@ -342,13 +343,11 @@ def unit_key(u: Unit) -> str:
     return str(u.source) + (f"#{u.key}" if u.key else "")
 
 
-def plan(units: list[Unit], selection: Selection | None, dropped: set[str], deny=None) -> Plan:
+def plan(units: list[Unit], selection: Selection | None, dropped: set[str], deny: DenyMatcher | None = None) -> Plan:
     """Apply criteria, reviewers' drops and path denial to the discovered units.
 
-    ``deny`` is a ``DenyMatcher``: a unit whose path under dataset/ matches is denied here,
-    before anything is read, with the rest of its session."""
-    from tracepub.selection.deny import Denied
-
+    ``deny``: a unit whose path under dataset/ matches is denied here, before anything is
+    read, with the rest of its session."""
     sel = selection or Selection()
     discovered = len(group(units))
     units = [u for u in units if sel.harness_ok(u.harness)]  # cheap, before any reading
@@ -380,10 +379,8 @@ def plan(units: list[Unit], selection: Selection | None, dropped: set[str], deny
     return result
 
 
-def hide(text: str, deny) -> str:
+def hide(text: str, deny: DenyMatcher | None) -> str:
     """``text`` with every match of a deny rule masked (a file name may hold the denied name)."""
-    from tracepub.selection.deny import mask
-
     for _ in range(50):
         h = deny.search(text) if deny else None
         if h is None or not h.match:
@@ -395,13 +392,22 @@ def hide(text: str, deny) -> str:
     return text
 
 
-def denied_entry(session: str, file: str, hit: dict, deny, files: list[str]) -> dict:
+def denied_entry(session: str, file: str, hit: dict[str, str], deny: DenyMatcher | None,
+                 files: list[str]) -> dict[str, Any]:
     """A denial as the summary shows it: the rule as written, the match masked everywhere."""
     return {"session": hide(session, deny), "file": hide(file, deny), **hit,
             "files": [hide(f, deny) for f in files]}
 
 
-def settle(p: Plan, units: list[Unit], results: list, dests: list[str], deny) -> set[str]:
+class Outcome(Protocol):
+    """What selection needs of a unit's result (``run.results.UnitResult``)."""
+
+    ok: bool
+    denied: dict[str, str] | None
+
+
+def settle(p: Plan, units: list[Unit], results: Sequence[Outcome], dests: list[str],
+           deny: DenyMatcher | None) -> set[str]:
     """After the workers: a session any of whose files was denied is left out as a whole.
 
     ``results[i]`` belongs to ``units[i]`` (written to ``dests[i]``); a denied result carries
@@ -413,38 +419,23 @@ def settle(p: Plan, units: list[Unit], results: list, dests: list[str], deny) ->
         by_session.setdefault(p.session_of.get(unit_key(u), unit_key(u)), []).append(i)
     removed: set[str] = set()
     for sid, idx in by_session.items():
-        hits = [i for i in idx if getattr(results[i], "denied", None)]
+        hits = [i for i in idx if results[i].denied]
         if not hits:
             continue
         first = hits[0]
         for i in idx:
             results[i].ok = False
             removed.add(dests[i])
-        p.denied.append(denied_entry(sid, dests[first], results[first].denied, deny, [dests[i] for i in idx]))
+        p.denied.append(denied_entry(sid, dests[first], results[first].denied or {}, deny, [dests[i] for i in idx]))
     return removed
 
 
-def included(p: Plan, units: list[Unit], results: list) -> int:
+def included(p: Plan, units: list[Unit], results: Sequence[Outcome]) -> int:
     """Sessions with at least one file written."""
     return len({p.session_of.get(unit_key(u)) for u, r in zip(units, results, strict=True) if r.ok})
 
 
-def unit_records(p: Plan, units: list[Unit], results: list) -> list[dict]:
-    """What ``drop_session`` needs later to take a session out of DIR without a re-run."""
-    out = []
-    for n, (u, r) in enumerate(zip(units, results, strict=True)):
-        if not r.ok:
-            continue
-        out.append({
-            "n": n, "dest": r.dest, "session": p.session_of.get(unit_key(u)), "harness": u.harness,
-            "source": str(u.source), "relpath": u.relpath, "kind": u.kind, "key": u.key,
-            "reader": u.reader, "records": r.records, "bytes_in": r.bytes_in,
-            "types": r.types, "actions": r.actions, "blobs": r.blobs,
-        })
-    return out
-
-
-def summary_block(p: Plan, selection: Selection | None, deny_rules: int, included: int) -> dict:
+def summary_block(p: Plan, selection: Selection | None, deny_rules: int, included: int) -> dict[str, Any]:
     """``selection`` in the run summary and the manifest: criteria and counts, never deny rule text."""
     criteria = (selection.criteria() if selection else {})
     if deny_rules:
@@ -461,9 +452,9 @@ def summary_block(p: Plan, selection: Selection | None, deny_rules: int, include
     }
 
 
-def card_line(summary: Any) -> str | None:
+def card_line(summary: RunSummary) -> str | None:
     """One sentence for the dataset card: counts only (no folders, ids or deny rules)."""
-    sel = getattr(summary, "selection", None) or {}
+    sel = summary.selection or {}
     c = sel.get("counts")
     if not c or not (sel.get("criteria") or c.get("denied") or c.get("dropped") or c.get("excluded")):
         return None

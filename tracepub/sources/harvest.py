@@ -97,12 +97,16 @@ def _read(path: Path) -> str | None:
     return None
 
 
-def _home_files(home: Path, env: dict[str, str]) -> list[tuple[Path, str, Callable[[str, Harvest, str], None]]]:
+# How a credential file's text is read: (text, the harvest, where it came from).
+Parser = Callable[[str, Harvest, str], None]
+
+
+def _home_files(home: Path, env: dict[str, str]) -> list[tuple[Path, str, Parser]]:
     hf_home = Path(env["HF_HOME"]) if env.get("HF_HOME") else home / ".cache" / "huggingface"
     gh = Path(env["GH_CONFIG_DIR"]) if env.get("GH_CONFIG_DIR") else home / ".config" / "gh"
     aws = Path(env["AWS_SHARED_CREDENTIALS_FILE"]) if env.get("AWS_SHARED_CREDENTIALS_FILE") else home / ".aws" / "credentials"
     docker = Path(env["DOCKER_CONFIG"]) / "config.json" if env.get("DOCKER_CONFIG") else home / ".docker" / "config.json"
-    files = [
+    files: list[tuple[Path, str, Parser]] = [
         (aws, "~/.aws/credentials", _aws),
         (home / ".netrc", "~/.netrc", _netrc),
         (home / "_netrc", "~/_netrc", _netrc),

@@ -239,7 +239,7 @@ class _EmailNames(_Part):
     """``Name <x@y>`` and ``Name, x@y.z``: an ``@`` followed by ``...>`` or, after a local-part
     character, by ``domain.tld``."""
 
-    trigger = Trigger(folded=(r"@(?:(?<=[\w.+-]@)[\w-]+\.[\w.-]|[^<>\s]*>)",), lines=True)
+    trigger = Trigger(folded=(r"@(?:(?<=[\w.+-]@)[\w-]+\.[\w.-]|[^<>\s]{0,254}>)",), lines=True)  # bounded: linear
 
     def find(self, text: str, leaf: Leaf) -> list[Span]:
         spans = []

@@ -45,7 +45,12 @@ _NAME_LIKE_LABELS = {"ORG", "GPE", "NORP", "FAC", "PRODUCT", "WORK_OF_ART", "LOC
 _CAP = r"[^\W\d_a-z]"
 
 
-_CAP_WORD = r"[^\W\d_a-z](?:[^\W\d_]|['’.-])*"
+# A word of a name is at most this long: the bound keeps every search linear in the text (a run of
+# 100k capitals would otherwise be tried from each of them to its end: quadratic).
+# A name's word starts a word (NER's tokens do): in a run of letters only its first is tried.
+_WORD_MAX = 40
+_AT_WORD = r"(?<![^\W\d_])"
+_CAP_WORD = rf"{_AT_WORD}[^\W\d_a-z](?:[^\W\d_]|['’.-]){{0,{_WORD_MAX}}}"
 
 
 _GAP = r"[^\S\n]+"
@@ -75,7 +80,7 @@ _CUED_FAST = re.compile(rf"{_first_letter_form(_CUE_ALTS)}{_GAP}({_CAP_WORD})")
 _SPOKEN = re.compile(rf"({_CAP_WORD}?)(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)")
 
 
-_JOINED = re.compile(rf"{_CAP}[^\W\d_]*[-'’‐–]{_CAP}")
+_JOINED = re.compile(rf"{_AT_WORD}{_CAP}[^\W\d_]{{0,{_WORD_MAX}}}[-'’‐–]{_CAP}")
 
 
 _MAY_NAME = re.compile(rf"{_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CUED.pattern}|{_SPOKEN.pattern}"
@@ -88,12 +93,12 @@ _MAY_NAME = re.compile(rf"{_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}
 # as a class (``names._first_letter_form``) and no name tail (it may be empty). A text holds a
 # match of one of them exactly when it holds one of ``_MAY_NAME`` (tests/test_speed_prefilter.py);
 # a third of the time on prose.
-_CAP_REST = r"(?:[^\W\d_]|['’.-])*"
+_CAP_REST = rf"(?:[^\W\d_]|['’.-]){{0,{_WORD_MAX}}}"
 
 
 _MAY_NAME_TRIGGERS = (
-    rf"{_CAP}(?:{_CAP_REST}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CAP_REST}?(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)"
-    rf"|[^\W\d_]*[-'’‐–]{_CAP})",
+    rf"{_AT_WORD}{_CAP}(?:{_CAP_REST}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CAP_REST}?(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)"
+    rf"|[^\W\d_]{{0,{_WORD_MAX}}}[-'’‐–]{_CAP})",
     _first_letter_form(_CUE_ALTS) + rf"{_GAP}{_CAP}",
 )
 

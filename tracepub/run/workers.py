@@ -1,0 +1,322 @@
+"""The worker side of a run: redact one unit into its output file and findings part.
+
+A worker streams its unit record by record, so memory stays bounded by a batch of records,
+whatever the file size; what it writes goes through temporary files, so a failed or denied
+unit leaves nothing half-written. Workers are forked from the main process after it built the
+detection engine and loaded the models (``_warm``), so they share them instead of each
+building its own; this module also holds the garbage-collector tuning that makes that sharing
+pay. ``run_tasks`` is how the main process hands tasks to them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import orjson
+
+from tracepub.detect import found as found_values
+from tracepub.detect.engine import Engine
+from tracepub.detect.found import Found
+from tracepub.detect.prefilter import Prefilter
+from tracepub.detect.registry import DetectConfig, build_detectors
+from tracepub.model import Problem, Record, Unit
+from tracepub.outdir import OutDir
+from tracepub.outputs import groups, report
+from tracepub.outputs.files import atomic_writer
+from tracepub.outputs.writers import WRITE_BUFFER, writer_for
+from tracepub.readers import reader_for_unit
+from tracepub.readers.base import records_hashing
+from tracepub.redact.placeholders import Namer
+from tracepub.redact.redactor import Redactor
+from tracepub.run import incremental
+from tracepub.run.results import UnitResult
+from tracepub.selection.deny import Denied, DenyMatcher, DenyRule
+from tracepub.walk import blobs
+from tracepub.walk.walker import dumps_like_bytes
+
+# What ``_init_worker`` built, for ``_process``: a process-wide singleton, because a worker
+# process is made for it and forked children inherit it already built.
+_WORKER: dict[str, Any] = {}
+# Records are handled in batches so NER sees the prose of many records in one spaCy call;
+# memory stays bounded by the batch, not the file.
+BATCH_RECORDS = 256
+BATCH_BYTES = 4 * 1024 * 1024
+# Garbage collector thresholds once the engine is built (``_warm``); Python's default is (700, 10, 10).
+# With 10 000, young collections walked (and promoted) each batch's parsed records, alive until
+# the batch is written; with 100 000 most are freed before a collection comes: collection time
+# per 30 MB 0.065 -> 0.032 s (~1% of a worker). Cyclic garbage is rare here (a few objects per 10 000).
+# With 1 000 000: what survives a collection is mostly the caches (renderings, spans, ids: bounded,
+# cleared when full, so they stop growing at a million or two objects), and each collection walked
+# them again: 2.3% of a worker on 200 MB (--jobs 2: 7 young collections, 0.25 s per worker -> none),
+# 4.5% on 400 MB (14 young and a middle one, 1.0 s -> one young, 0.42 s); peak memory the same.
+GC_THRESHOLD = (1_000_000, 10, 10)
+
+
+@dataclass
+class Task:
+    """One unit to redact, and where."""
+
+    index: int
+    unit: Unit
+    dest: str
+    out: Path
+    size: int = 0
+
+
+# What a worker is built from (``_init_worker``'s arguments, in order).
+WorkerArgs = tuple[DetectConfig, bytes, set[str], bool, tuple[DenyRule, ...], Found | None]
+
+
+def worker_args(
+    cfg: DetectConfig,
+    key: bytes,
+    keep_ids: set[str],
+    remove_blobs: bool,
+    deny: list[DenyRule] | tuple[DenyRule, ...],
+    found: Found | None = None,
+) -> WorkerArgs:
+    """``found``: the second pass's values found elsewhere in the dataset (``detect.found``)."""
+    return cfg, key, keep_ids, remove_blobs, tuple(deny), found
+
+
+def _init_worker(
+    cfg: DetectConfig,
+    key: bytes,
+    keep_ids: set[str],
+    remove_blobs: bool,
+    deny: tuple[DenyRule, ...],
+    found: Found | None,
+) -> None:
+    """Build the worker's redactor (``worker_args``, once per process: a child forked from a main
+    process that built it already has it)."""
+    args = (cfg, key, keep_ids, remove_blobs, deny, found)
+    if _WORKER.get("args") == args:
+        return
+    engine = Engine(
+        cfg, build_detectors(cfg, found), line_literals=blobs.LINE_LITERALS if remove_blobs else ()
+    )
+    _WORKER["args"] = args
+    _WORKER["deny"] = DenyMatcher(list(deny)) if deny else None
+    _WORKER["redactor"] = Redactor(engine, Namer(key), keep_ids, remove_blobs)
+    _WORKER["ner"] = engine.ner_model
+
+
+def prepare(args: WorkerArgs) -> None:
+    """Build the worker state in this process (forked workers inherit it: imports, models)."""
+    _init_worker(*args)
+
+
+def ner_model() -> str | None:
+    """The NER model the workers used (None: no worker was built, or NER was off)."""
+    return _WORKER.get("ner")
+
+
+def _encode(rec_raw: str | None, new: Any, one_line: bool = False) -> bytes:
+    """``one_line``: ``rec_raw`` is a line of a JSONL file (it holds no line break)."""
+    if rec_raw is None:
+        return orjson.dumps(new)
+    return dumps_like_bytes(rec_raw, new, one_line)
+
+
+def _process(task: Task) -> UnitResult:
+    """Redact one unit, streaming: a record at a time is in memory,
+    findings go to disk as they are made. Lines on which no trigger fires are written back
+    without being walked (``Engine.line_hits``)."""
+    red: Redactor = _WORKER["redactor"]
+    engine = red.engine
+    unit, dest = task.unit, task.dest
+    reader = reader_for_unit(unit)
+    res = UnitResult(unit.harness, str(unit.source), dest)
+    # before reading: a change meanwhile shows next run; keyed names: they are stored in review/
+    res.deps = incremental.fingerprint(unit, red.namer.value_id)
+    # the source's sha256 as the reader reads it (no second read to hash it)
+    source_digest: hashlib._Hash | None = hashlib.sha256()
+    records: Iterator[Record] | None = records_hashing(reader, unit, res.problems, source_digest)
+    if records is None:
+        source_digest = None
+        res.sha256 = incremental.content_sha256(unit)
+    res.bytes_in = sum(max(0, d[1]) for d in res.deps)
+    red.start_unit(dest, unit.harness, reader.is_prose, getattr(reader, "prose_strings", None))
+    red.types.clear()
+    red.blobs.clear()
+    before = Counter(engine.stats)
+    fold = (
+        groups.FileFold()
+    )  # the report's view of these findings, folded here rather than in the main process
+    actions: Counter[str] = Counter()
+    skipped = 0
+    skip_ok = engine.prefilter.line_skip
+    od = OutDir(task.out)
+    target, part = od.output(task.dest), od.part(task.dest)
+    if records is None:
+        records = reader.records(unit, res.problems)
+    batched = engine.prefetches
+    deny: DenyMatcher | None = _WORKER.get("deny")
+    writer = writer_for(unit)
+    # Records are lines, written back one a line: none holds a line break (readers split on it).
+    lines = unit.kind != "json"
+
+    def needs_walk(rec: Record) -> bool:
+        if not skip_ok or rec.raw is None or rec.raw_text:
+            return True
+        hits = engine.line_hits(rec.raw)
+        return hits == Prefilter.ANY or (hits == Prefilter.PROSE and reader.may_have_prose(rec.value))
+
+    try:
+        writer.open(target)
+        try:
+            with atomic_writer(part, "wb", WRITE_BUFFER) as ff:
+
+                def flush(batch: list[Record]) -> None:
+                    nonlocal skipped
+                    if deny is not None:
+                        for rec in batch:
+                            deny.check_record(rec)  # before redaction: the rule sees the original text
+                    walk = [needs_walk(rec) for rec in batch]
+                    if batched:  # NER on the prose of the whole batch at once
+                        engine.prefetch(
+                            [
+                                s
+                                for rec, w in zip(batch, walk, strict=True)
+                                if w and not rec.raw_text
+                                for s in red.prose_strings(rec.value)
+                            ]
+                        )
+                    for rec, w in zip(batch, walk, strict=True):
+                        line: bytes
+                        if not w:
+                            line = rec.raw.encode("utf-8")  # type: ignore[union-attr]
+                            skipped += 1
+                        else:
+                            new = red.redact_record(rec.index, rec.value)
+                            if new is rec.value and rec.raw is not None:
+                                line = rec.raw.encode("utf-8")
+                            elif rec.raw_text:
+                                line = new.encode("utf-8")
+                            else:
+                                line = _encode(
+                                    rec.raw, new, lines
+                                )  # bytes as orjson made them: no decode, no encode
+                            if red.findings:
+                                ff.write(red.findings_jsonl())
+                                red.fold_findings(fold, actions)
+                                red.findings.clear()
+                        writer.write(line)
+                        res.records += 1
+
+                batch: list[Record] = []
+                size = 0
+                for rec in records:
+                    batch.append(rec)
+                    size += len(rec.raw) if rec.raw is not None else 0
+                    if len(batch) >= BATCH_RECORDS or size >= BATCH_BYTES:
+                        flush(batch)
+                        batch, size = [], 0
+                flush(batch)
+            res.written = writer.close()
+        finally:
+            writer.abort()  # after an exception: its temporary file goes (a no-op once closed)
+        if source_digest is not None:  # every record read: the digest is of the whole file
+            res.sha256 = incremental.content_sha256(unit, {unit.source: source_digest.digest()})
+    except Denied as d:  # the writers removed their temporary files: nothing of it was written
+        res.ok, res.denied, red.findings = False, d.hit.to_json(), []
+        actions.clear()
+        fold = groups.FileFold()
+        with contextlib.suppress(OSError):
+            target.unlink()  # an earlier run's file
+    except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
+        res.ok = False
+        res.problems.append(Problem(str(unit.source), None, f"failed: {type(exc).__name__}: {exc}"))
+        with contextlib.suppress(OSError):
+            target.unlink()
+        red.findings = []
+        actions.clear()
+        fold = groups.FileFold()
+        with atomic_writer(part, "wb"):
+            pass
+    res.fold = fold
+    res.found = dict(red.found) if res.ok else {}
+    if res.found:
+        res.sealed = incremental.seal(res.found, unit, red.namer.key)
+    res.types = dict(red.types)
+    res.blobs = dict(red.blobs)
+    res.actions = dict(actions)
+    perf = Counter(engine.stats)
+    perf.subtract(before)
+    res.perf = {k: v for k, v in perf.items() if v} | {"lines": res.records, "lines_skipped": skipped}
+    return res
+
+
+def task(i: int, unit: Unit, dest: str, out: Path) -> Task:
+    """The task of redacting ``unit`` into ``dest``; its size orders the pool's queue."""
+    try:
+        size = sum(p.stat().st_size for p in (unit.deps or (unit.source,)))
+    except OSError:
+        size = 0
+    return Task(i, unit, dest, out, size=size)
+
+
+class Progress(Protocol):
+    def update(self, n: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def run_tasks(tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress) -> list[UnitResult]:
+    """Every task's result, in task order: in this process (``jobs`` 1), or on ``jobs``
+    forked processes, largest task first so one big file does not finish last alone."""
+    done: list[UnitResult | None] = [None] * len(tasks)
+    if jobs <= 1:
+        if tasks:
+            _warm()
+        for n, t in enumerate(tasks):
+            done[n] = _process(t)
+            bar.update(1)
+    elif tasks:
+        _warm()
+        order = sorted(range(len(tasks)), key=lambda n: -tasks[n].size)
+        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=args) as pool:
+            futures = {pool.submit(_process, tasks[n]): n for n in order}
+            # The workers are forked: the main process compiles the report's template meanwhile
+            # (joined before anything forks again; a failure shows when the report is written).
+
+            def compile_template() -> None:
+                with contextlib.suppress(Exception):
+                    report.load_template()
+
+            template = threading.Thread(target=compile_template, daemon=True)
+            template.start()
+            try:
+                for fut in as_completed(futures):
+                    done[futures[fut]] = fut.result()
+                    bar.update(1)
+            finally:
+                template.join()
+    return done  # type: ignore[return-value]  # every slot was filled
+
+
+def _warm() -> None:
+    """Load lazy models (spaCy) before forking, so workers share them instead of each loading;
+    then move everything built so far out of the garbage collector's view (``gc.freeze``): the
+    models and rule tables are never freed, and each full collection would walk all of them
+    again (a tenth of a worker's time) and touch the pages the forked workers share. Then
+    collections are made rarer (``GC_THRESHOLD``): a worker's caches (spans, renderings, ids:
+    hundreds of thousands of objects, none in a cycle) are what a full collection walks, and
+    with the default thresholds that was a few percent of a worker's time; young collections
+    walked each batch's parsed records. Cyclic garbage is still collected, later."""
+    for d in _WORKER["redactor"].engine.detectors:
+        warm = getattr(d, "warm", None)
+        if warm is not None:
+            warm()
+    found_values.warm()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLD)  # (automatic collection was off since ``run`` started)
