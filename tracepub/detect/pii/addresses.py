@@ -9,6 +9,7 @@ import functools
 import re
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.checks import line_start
 from tracepub.detect.pii.windows import _joined, _Result, _shifted
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
@@ -100,11 +101,16 @@ def address_spans(text: str) -> list[tuple[int, int]]:
     if not hits:
         return []
     starts: set[int] = set()
+    lo = hi = -1  # the last line found (hits come in order: each line is searched for once)
     for k, a, b in hits:
         kind = _ADDRESS_KIND[k]
         if (kind == 2 or (kind == 0 and not _WORD_CHAR.match(text, b))
                 or (kind == 1 and _BLANKS_DIGIT.match(text, b))):
-            starts.add(text.rfind("\n", 0, a) + 1)
+            if not lo <= a < hi:
+                lo = text.rfind("\n", 0, a) + 1
+                hi = text.find("\n", a)
+                hi = len(text) if hi < 0 else hi
+            starts.add(lo)
     out: list[tuple[int, int]] = []
     for a in sorted(starts):
         b = text.find("\n", a)
@@ -154,10 +160,13 @@ _LABEL = re.compile(r"(?i)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:(?:ship|deliver|send
                     r"addressee|recipient|to|attn\.?|c/o)?[ \t]*[:\-]?[ \t]*")
 
 
+_NAME_REACH = 160  # a name and a label before a street line: never longer
+
+
 def _name_before(text: str, start: int) -> tuple[int, int] | None:
     from tracepub.detect.pii.people import all_common_words, looks_like_name
 
-    line = text.rfind("\n", 0, start) + 1
+    line = line_start(text, start, _NAME_REACH)
     before = text[line:start]
     if before.strip():
         head = before.rstrip(" \t,;")
@@ -165,7 +174,7 @@ def _name_before(text: str, start: int) -> tuple[int, int] | None:
         cand_start = line + (lab.end() if lab else 0)
         cand = text[cand_start:line + len(head)]
     elif line > 0:
-        prev = text.rfind("\n", 0, line - 1) + 1
+        prev = line_start(text, line - 1, _NAME_REACH)
         lab = _LABEL.match(text, prev, line - 1)
         cand_start = lab.end() if lab else prev
         cand = text[cand_start:line - 1].rstrip(" \t,;\r")

@@ -129,9 +129,16 @@ _GROUPED_4 = re.compile(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}")
 _CUE_REACH = 48
 
 
+def line_start(text: str, pos: int, reach: int) -> int:
+    """Where the line holding ``pos`` starts, looking back at most ``reach`` characters (a string of
+    one long line must not cost a search to its start per candidate)."""
+    lo = max(0, pos - reach)
+    nl = text.rfind("\n", lo, pos)
+    return nl + 1 if nl >= 0 else lo
+
+
 def _cue_before(rx: re.Pattern, text: str, start: int) -> bool:
-    line = text.rfind("\n", 0, start) + 1
-    return rx.search(text, max(line, start - _CUE_REACH), start) is not None
+    return rx.search(text, line_start(text, start, _CUE_REACH), start) is not None
 
 
 def decimal_piece(text: str, start: int, end: int) -> bool:

@@ -179,10 +179,11 @@ def personal_ip(text: str, start: int, end: int) -> bool:
     bare = value.split("/", 1)[0]
     if _DOTTED_BEFORE.search(text, max(0, start - 2), start) or _DOTTED_AFTER.match(text, end):
         return False
-    line = text.rfind("\n", 0, start) + 1
+    nl = text.rfind("\n", max(0, start - 80), start)
+    line = nl + 1 if nl >= 0 else max(0, start - 80)
     if _VERSION_BEFORE.search(text, max(line, start - 40), start):
         return False
-    if bare.startswith(_OID_ARCS) or (bare[0] in "012" and bare[1] == "." and _OID_WORDS.search(text, max(line, start - 80), start)):
+    if bare.startswith(_OID_ARCS) or (bare[0] in "012" and bare[1] == "." and _OID_WORDS.search(text, line, start)):
         return False
     if bare in _SERVICES or _example_v4(bare):
         return False

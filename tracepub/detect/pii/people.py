@@ -68,8 +68,9 @@ COPYRIGHT_LINE = re.compile(r"(?i)copyright|\(c\)|©")
 
 
 def on_copyright_line(text: str, start: int) -> bool:
-    line = text.rfind("\n", 0, start) + 1
-    return COPYRIGHT_LINE.search(text, line, start) is not None
+    """A copyright marker before ``start`` on its line (at most 200 characters back)."""
+    nl = text.rfind("\n", max(0, start - 200), start)
+    return COPYRIGHT_LINE.search(text, nl + 1 if nl >= 0 else max(0, start - 200), start) is not None
 
 
 # ``name = "X"`` / ``name: X`` / ``"author": "X"`` in config files (git config, YAML, TOML, JSON).
@@ -284,14 +285,16 @@ def all_common_words(value: str) -> bool:
 
 
 def _person_near(text: str, start: int, end: int) -> bool:
-    """A person-only field within two lines of ``text[start:end]``."""
+    """A person-only field within two lines of ``text[start:end]`` (and 400 characters)."""
+    lo, hi = max(0, start - 400), min(len(text), end + 400)
     a = start
     for _ in range(3):
-        a = text.rfind("\n", 0, a - 1) + 1 if a > 0 else 0
+        nl = text.rfind("\n", lo, a - 1) if a > lo else -1
+        a = nl + 1 if nl >= 0 else lo
     b = end
     for _ in range(3):
-        nl = text.find("\n", b + 1)
-        b = len(text) if nl < 0 else nl
+        nl = text.find("\n", b + 1, hi)
+        b = hi if nl < 0 else nl
     return _PERSON_NEAR.search(text, a, b) is not None
 
 

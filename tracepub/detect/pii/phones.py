@@ -156,8 +156,8 @@ def _context_ok(text: str, a: int, b: int) -> bool:
 
 
 def _cued(text: str, a: int) -> bool:
-    line = text.rfind("\n", 0, a) + 1
-    return _CUE.search(text, max(line, a - _CUE_REACH), a) is not None
+    nl = text.rfind("\n", max(0, a - _CUE_REACH), a)
+    return _CUE.search(text, nl + 1 if nl >= 0 else max(0, a - _CUE_REACH), a) is not None
 
 
 def warm() -> None:
