@@ -141,6 +141,9 @@ _SITE_PAGES = frozenset({
 
 
 def profile_handles(text: str) -> list[Span]:
+    """The site and handle of each profile URL (``github.com/jdoe``): a handle found here is carried
+    to its other copies as that URL, never as a bare word, since an organisation's or project's
+    account ("pydata", "pyca") is also a word in every import line and package name."""
     out = []
     for m in _PROFILE.finditer(text):
         g = m.lastgroup
@@ -149,7 +152,8 @@ def profile_handles(text: str) -> list[Span]:
         value = m.group(g)
         if value.lower() in _SITE_PAGES or value.lower().endswith((".php", ".html", ".js", ".png")):
             continue
-        out.append(Span(m.start(g), m.end(g), "pii.handle", "handles:profile-url", 0.85))
+        start = m.start() + len(re.match(r"(?i)(?:https?://)?(?:www\.|mobile\.)?", m.group()).group())
+        out.append(Span(start, m.end(g), "pii.handle", "handles:profile-url", 0.85))
     return out
 
 

@@ -107,7 +107,7 @@ def _personal_mac(value: str) -> bool:
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _PRIVATE_SUFFIX = r"(?:local|lan|internal|intranet|corp|localdomain|home\.arpa)"
 _PRIVATE_NAME = re.compile(
-    rf"(?<![\w.-])(?P<name>{_LABEL}(?:\.{_LABEL})*\.(?i:{_PRIVATE_SUFFIX}))(?![\w-]|\.[A-Za-z0-9]|[(\[])"
+    rf"(?<![\w.$#-])(?P<name>{_LABEL}(?:\.{_LABEL})*\.(?i:{_PRIVATE_SUFFIX}))(?![\w-]|\.[A-Za-z0-9]|[(\[]|[ \t]*=(?!=))"
 )
 # Infrastructure names every machine or cluster has, and code that ends like a suffix.
 _INFRA = re.compile(
@@ -115,44 +115,12 @@ _INFRA = re.compile(
     r"|metadata\.google\.internal|.*\.cluster\.local|.*\.compute\.internal|.*\.ec2\.internal|localhost\.localdomain"
     r"|.*\.svc(?:\.[\w-]+)*|.*\.consul|.*\.?localhost\.\w+)$"
 )
-_CODE_FIRST = frozenset(
-    {
-        "threading",
-        "werkzeug",
-        "settings",
-        "config",
-        "env",
-        "self",
-        "this",
-        "window",
-        "global",
-        "globals",
-        "thread",
-        "contextvars",
-        "asyncio",
-        "storage",
-        "process",
-        "app",
-        "conf",
-        "site",
-        "django",
-        "flask",
-        "greenlet",
-        "gevent",
-        "eventlet",
-        "local",
-        "os",
-        "sys",
-        "module",
-        "exports",
-        "package",
-        "vite",
-        "next",
-        "nuxt",
-        "docker-compose",
-        "compose",
-    }
-)
+_CODE_FIRST = frozenset({
+    "threading", "werkzeug", "settings", "config", "env", "self", "this", "window", "global", "globals", "thread",
+    "contextvars", "asyncio", "storage", "process", "app", "conf", "site", "django", "flask", "greenlet", "gevent",
+    "eventlet", "local", "os", "sys", "module", "exports", "package", "vite", "next", "nuxt", "docker-compose",
+    "compose", "test", "tests", "example", "foo", "bar", "baz", "my", "your", "some", "proto", "prototype",
+})  # fmt: skip
 # The names laptops and desktops get out of the box, often their owner's first name.
 _DEVICE_NAME = re.compile(
     r"(?<![\w.-])(?P<name>[A-Za-z][A-Za-z0-9']{0,30}-(?i:macbook-air|macbook-pro|macbook|mbp|imac|mac-mini|"
@@ -198,9 +166,10 @@ _DEVICE_GENERIC_OWNER = frozenset(
 def _hostname_ok(name: str, text: str, start: int) -> bool:
     if _INFRA.match(name):
         return False
-    first = name.split(".", 1)[0].lower()
-    if first in _CODE_FIRST:
-        return False
+    labels = name.lower().split(".")
+    first = labels[0]
+    if first in _CODE_FIRST or not any(c.isalpha() for c in first) or (len(labels) == 2 and len(first) < 3):
+        return False  # code ("threading.local", "st.local = ...", "proto$2.local") and placeholders
     before = text[max(0, start - 7) : start].lower()
     return not before.endswith(("import ", "from ", "require(", "new "))
 

@@ -294,10 +294,9 @@ class Presidio(Detector):
                 s = _trim_email(text, s)
                 if s is None or _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
                     continue
-                if url_password(text, s.start):  # scheme://user:PASSWORD@host: a password, not an address
-                    at = text.index("@", s.start)
-                    spans.append(Span(s.start, at, "secret.url_password", "presidio:url-userinfo", 0.9))
-                elif not not_personal_email(text, s.start, s.end) and not on_copyright_line(text, s.start):
+                if url_password(text, s.start):
+                    continue  # scheme://user:PASSWORD@host: a URL password (the secret rules' url-password), no address
+                if not not_personal_email(text, s.start, s.end) and not on_copyright_line(text, s.start):
                     spans.append(s)
         return spans
 
