@@ -67,6 +67,18 @@ _NAME_EMAIL = re.compile(rf"({_CANDIDATE})[ \t]*<[^<>@\s]+@[^<>\s]+>")
 COPYRIGHT_LINE = re.compile(r"(?i)copyright|\(c\)|©")
 
 
+_EMAIL_IN = re.compile(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def placeholder_email_in(match_text: str) -> bool:
+    """The match's email is no one's (``checks.not_personal_email``: ``you@example.com``): the
+    name beside it is a placeholder too ("John Smith <john@example.com>" in a docstring)."""
+    from tracepub.detect.pii.checks import not_personal_email
+
+    m = _EMAIL_IN.search(match_text)
+    return m is not None and not_personal_email(match_text, m.start(), m.end())
+
+
 def on_copyright_line(text: str, start: int) -> bool:
     """A copyright marker before ``start`` on its line (at most 200 characters back)."""
     nl = text.rfind("\n", max(0, start - 200), start)
@@ -107,10 +119,23 @@ _NAME_KEYS = {"name", "author", "full_name", "fullname", "display_name", "displa
               "customer_name", "contributors", "maintainers", "authors", "owner", "committer", "reviewer", "assignee"}
 
 
+# The names docs and tests write for "a person" ("Author: Foo Bar", "John Doe"): no one.
+PLACEHOLDER_NAMES = frozenset({
+    "john doe", "jane doe", "joe bloggs", "fred bloggs", "max mustermann", "erika mustermann", "john q. public",
+    "john q public", "your name", "first last", "firstname lastname", "first name", "last name", "test user",
+    "mario rossi", "jean dupont", "juan perez", "taro yamada", "ivan ivanov", "a. n. other", "some one",
+})  # fmt: skip
+_PLACEHOLDER_WORDS = frozenset({"foo", "bar", "baz", "qux", "quux", "foobar", "lorem", "ipsum", "dolor"})
+
+
 def looks_like_name(text: str, min_tokens: int = 2, strict: bool = True) -> bool:
-    """A person's name: 1-5 words, capitalised (particles aside), no digits, not an org or a bot."""
+    """A person's name: 1-5 words, capitalised (particles aside), no digits, not an org or a bot,
+    not a placeholder ("Foo Bar", "John Doe")."""
     text = text.strip()
     if not text or len(text) > 80 or "[bot]" in text.lower() or any(c.isdigit() for c in text):
+        return False
+    low = text.lower()
+    if low in PLACEHOLDER_NAMES or any(w in _PLACEHOLDER_WORDS for w in low.split()):
         return False
     if any(c in text for c in "/\\:=@{}()[]_|$%&*+#;!?\"`"):
         return False
@@ -230,7 +255,12 @@ class _TrailerNames(_Part):
         spans = []
         for m in _TRAILER.finditer(text):
             value = m.group(1).strip()
-            if value and looks_like_name(value, 1, strict=False):
+            # With its <email> (git log, trailers) a lower-case handle is a person; without one
+            # ("author: pydata" in a blog's front matter) only a capitalised full name is.
+            with_email = m.group().rstrip().endswith(">")
+            if with_email and placeholder_email_in(m.group()):
+                continue
+            if value and (looks_like_name(value, 1, strict=False) if with_email else looks_like_name(value, 2)):
                 s = m.start(1) + m.group(1).find(value)
                 spans.append(Span(s, s + len(value), "pii.person", "names:trailer", 0.9))
         return spans
@@ -247,10 +277,14 @@ class _EmailNames(_Part):
         if "<" in text and _NAME_EMAIL_END.search(text) is not None:
             for m in _NAME_EMAIL.finditer(text):
                 cut = _trim(m.group(1), m.start(1))
+                if placeholder_email_in(m.group()[len(m.group(1)):]):
+                    continue
                 if cut and looks_like_name(text[cut[0]:cut[1]], 1) and not on_copyright_line(text, cut[0]):
                     spans.append(Span(cut[0], cut[1], "pii.person", "names:name-email", 0.9))
         for m in _NEAR_EMAIL.finditer(text) if _NEAR_EMAIL_END.search(text) is not None else ():
             cut = _trim(m.group(1), m.start(1))
+            if placeholder_email_in(m.group()[len(m.group(1)):]):
+                continue
             if cut and looks_like_name(text[cut[0]:cut[1]], 2) and not on_copyright_line(text, cut[0]):
                 spans.append(Span(cut[0], cut[1], "pii.person", "names:near-email", 0.8))
         return spans

@@ -1,7 +1,7 @@
 """Personal data: Presidio's recognizers everywhere, NER on prose only, and a few shapes of our own.
 
 Presidio's ``AnalyzerEngine`` runs spaCy on every call, which is what makes a naive loop crawl
-on code-heavy traces. So its pattern recognizers (email, phone via ``phonenumbers``, credit
+on code-heavy traces. So its pattern recognizers (email, credit
 card with Luhn, IBAN with its checksum, US SSN, UK NINO, Spanish NIF, Aadhaar with Verhoeff,
 IP) are called directly, behind cheap character prefilters, with no NLP artifacts, and their
 context words are applied here (a word such as "phone" or "ssn" shortly before a match raises
@@ -9,17 +9,10 @@ its score, as Presidio's context enhancer does). spaCy NER runs only on strings 
 marks as prose, and only when a model is installed; a person found there below
 ``ner_threshold`` is flagged for review (still replaced).
 
-Decisions (what is not personal data):
-- IP addresses that are not globally routable (private, loopback, link-local, CGNAT,
-  documentation ranges such as 203.0.113.0/24) identify no one and are kept.
-- ``git@host`` (SSH remotes), ``noreply@`` / ``no-reply@`` senders and ``[bot]`` addresses are
-  kept; every other email is redacted, ``example.com`` included (fake data in samples is still
-  shaped like real data, and a reviewer can keep it).
-- Street addresses: a house number followed by capitalised words and a street type
-  ("1234 Maple Avenue", "12 Baker Street"), German "...straße 12", French "12 rue ...". City and
-  postal code alone are kept: they identify a place, not a person.
-- Messaging handles only next to their app's name ("Telegram @x", ``slack: "@x"``,
-  "discord x#1234"): a bare ``@name`` is as often a decorator or an npm scope.
+Phones are our own (``phones.py``: a phone's form or context, not any valid digit run).
+What is not personal data (reserved example domains, SSH algorithm names, OIDs and versions,
+resolvers, cards without a card's form or cue...) is decided in ``checks.py`` and
+``network.py``; ARCHITECTURE.md, "Detection: personal data", lists the decisions.
 """
 
 from __future__ import annotations
