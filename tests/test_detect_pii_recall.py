@@ -304,3 +304,29 @@ def test_profile_handles_are_not_carried_as_bare_words(tmp_path):
     data = {p.stem: p.read_text() for p in (out / "dataset").rglob("*.jsonl")}
     assert "github.com/pydata" not in data["s0"]
     assert "pydata-sphinx-theme" in data["s1"]
+
+
+@pytest.mark.parametrize(
+    "key, value, type_",
+    [
+        ("card_number", "374805780633095", "pii.credit_card"),
+        ("cardNumber", "4539578763621486", "pii.credit_card"),
+        ("phone", "4158675309", "pii.phone"),
+        ("mobile", "07400 123456", "pii.phone"),
+        ("dob", "1987-03-12", "pii.date_of_birth"),
+        ("dateOfBirth", "12/03/1987", "pii.date_of_birth"),
+        ("Account", "384721950362", "pii.aws_account_id"),
+    ],
+)
+def test_values_whose_json_key_says_what_they_are(engine, key, value, type_):
+    """JSON inside a tool output is parsed and its strings scanned alone: the key is the cue."""
+    engine.start_unit()
+    got = [(value[s.start : s.end], s.type) for s in engine.scan(value, Leaf("test", (), key, False))]
+    assert (value, type_) in got
+
+
+def test_keyed_values_still_need_their_shape(engine):
+    for key, value in (("card_number", "1234567890123456"), ("phone", "n/a"), ("dob", "unknown"),
+                       ("Account", "123456789012"), ("card", "visa")):
+        engine.start_unit()
+        assert not engine.scan(value, Leaf("test", (), key, False)), (key, value)
