@@ -54,6 +54,8 @@ def _phones(text: str) -> list[str]:
         'd="M 134.03397,541.66071 C 111.9415,541.66071 94,562.76288 94,588.78571"',
         "c0-2.4.8-4 2.3-5 1.5-1 3.2-1.4 5.1-1.4 2.3 0 4.2.4 5.6 1.3 1.4.9 2.1 2.2 2.1 4v11.2",
         '"tel:+1-800-555-0100",',  # NANP 555-01xx: fictional by reservation
+        '"PhoneNumber": "425-555-5555",',  # the rest of exchange 555: never assigned
+        "4d 9a 2b 8e fa b0 56 1b 08 10 34 47 39",  # a hex dump's digit pairs
         "x = 5 +3600000000",  # arithmetic, not a country code
     ],
 )

@@ -13,7 +13,7 @@ import re
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.pii import phones
-from tracepub.detect.pii.accounts import EXAMPLES as AWS_EXAMPLES
+from tracepub.detect.pii.accounts import example_account
 from tracepub.detect.pii.birth import _DATE
 from tracepub.model import Leaf, Span
 
@@ -103,7 +103,7 @@ class KeyedValues(Detector):
             return _phone(value, a)
         elif kind == "dob" and _DOB.fullmatch(value):
             return [Span(a, b, "pii.date_of_birth", "keyed:dob", 0.85)]
-        elif kind == "account" and _ACCOUNT.fullmatch(value) and value not in AWS_EXAMPLES:
+        elif kind == "account" and _ACCOUNT.fullmatch(value) and not example_account(value):
             return [Span(a, b, "pii.aws_account_id", "keyed:account", 0.8)]
         return []
 

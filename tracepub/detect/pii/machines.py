@@ -14,6 +14,7 @@ public domains (``github.com``) and the infrastructure names every machine has
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 
@@ -163,6 +164,13 @@ _DEVICE_GENERIC_OWNER = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
+def _very_common(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= 4.8
+
+
 def _hostname_ok(name: str, text: str, start: int) -> bool:
     if _INFRA.match(name):
         return False
@@ -170,6 +178,11 @@ def _hostname_ok(name: str, text: str, start: int) -> bool:
     first = labels[0]
     if first in _CODE_FIRST or not any(c.isalpha() for c in first) or (len(labels) == 2 and len(first) < 3):
         return False  # code ("threading.local", "st.local = ...", "proto$2.local") and placeholders
+    if len(labels) == 2 and _very_common(first):
+        return False  # a test's "name.local", "another.local": no one names a machine so
+    after = text[start + len(name) : start + len(name) + 5]
+    if re.match(r"[ \t]*(?:[!=]==?|&&|\|\||\?\.)", after):
+        return False  # code: "if (subtree.local !== null)"
     before = text[max(0, start - 7) : start].lower()
     return not before.endswith(("import ", "from ", "require(", "new "))
 

@@ -137,6 +137,9 @@ def _example_v4(value: str) -> bool:
         return True
     if all(len(o) == 2 and o[0] == o[1] for o in octets):
         return True
+    n = [int(o) for o in octets]
+    if n[1] + 1 == n[2] and n[2] + 1 == n[3]:
+        return True  # 16.17.18.19, 12.1.2.3, 200.8.9.10: counting octets
     digits = "".join(octets)
     return any(digits[i:i + 6] in _ASCENDING or digits[i:i + 6] in _ASCENDING[::-1] for i in range(len(digits) - 5))
 
@@ -157,9 +160,12 @@ def _personal_v6(value: str) -> bool:
     first = ip.packed[0]
     if first & 0xE0 != 0x20 or ip.is_multicast or not ip.is_global:
         return False
+    if len(_HEXSPEAK.findall(value.lower())) >= 2:
+        return False  # 2001:19f0:feee::dead:beef:cafe: made up
     return not (ip in _DOC_V6 or ip in _6BONE or ip in _DOC_V6_NEW)
 
 
+_HEXSPEAK = re.compile(r"(?<![0-9a-f])(?:dead|beef|cafe|babe|face|feed|f00d|c0de|deaf|fade|b00b|d00d|abcd|1234)(?![0-9a-f])")
 _DOC_V6 = ipaddress.IPv6Network("2001:db8::/32")
 _DOC_V6_NEW = ipaddress.IPv6Network("3fff::/20")
 _6BONE = ipaddress.IPv6Network("3ffe::/16")

@@ -12,7 +12,8 @@ Each candidate is decided cheaply, in this order: its digit count and the charac
 (a time, a date, a decimal, a version, a longer token), its form, and only then one
 ``phonenumbers.parse`` per country-code group its form allows (a ``+`` number: one parse; a
 national number with a trunk ``0``: the regions with that prefix whose lengths fit), remembered
-by digits and region. Numbers kept on purpose: the NANP's fictional ``555-0100``-``555-0199``.
+by digits and region. Numbers kept on purpose: the NANP's exchange 555 (``555-0100``-``555-0199``
+reserved for fiction, the rest never assigned to subscribers).
 """
 
 from __future__ import annotations
@@ -42,6 +43,15 @@ _CUE_REACH = 32
 # one parse answers for all regions that share one (US and CA).
 REGIONS = ("US", "GB", "DE", "FR", "IN", "BR", "AU", "ES", "IT", "NL", "JP")
 
+_HEX_PAIRS = re.compile(r"[0-9a-fA-F]{2} [0-9a-fA-F]{2} ")
+
+
+def _hex_dump_before(text: str, a: int) -> bool:
+    """Two hex pairs, one with a letter, right before ``a``."""
+    before = text[max(0, a - 6) : a]
+    return bool(_HEX_PAIRS.fullmatch(before)) and any(c.isalpha() for c in before)
+
+
 # A date or time right next to the candidate: it is a piece of a timestamp, not a number.
 _TIME_AFTER = re.compile(r"[ \t]?[:][0-9]")
 _TIME_BEFORE = re.compile(r"[0-9][:.]$")
@@ -52,9 +62,10 @@ _DATE = re.compile(
 
 
 def _nanp_fictional(digits: str) -> bool:
-    """``555-0100`` to ``555-0199`` in any NANP area: reserved for fiction and examples."""
+    """The NANP exchange 555 in any area: ``555-0100``-``555-0199`` are reserved for fiction, and
+    the rest of 555 was never assigned to subscribers (``425-555-5555`` in API docs)."""
     d = digits[1:] if len(digits) == 11 and digits[0] == "1" else digits
-    return len(d) == 10 and d[3:6] == "555" and d[6:8] == "01"
+    return len(d) == 10 and d[3:6] == "555"
 
 
 @functools.lru_cache(maxsize=1)
@@ -223,6 +234,8 @@ def _decide(text: str, a: int, cand: str) -> tuple[int, int, float] | None:
                 end = _end_of_group(cand, k)
                 return a, a + end, 0.85
         return None
+    if all(len(g) == 2 for g in groups) and _hex_dump_before(text, a):
+        return None  # a hex dump ("7e 91 15 b4 ... 56 1b 08 10 34 47 39")
     regions = _national_regions(cand, groups, seps)
     if regions and _valid_national(digits, regions):
         return None if _nanp_fictional(digits) else (a, b, 0.75)
