@@ -244,6 +244,7 @@ def test_national_ids_of_more_countries(engine):
         f"payroll row 12: {sin[:3]}-{sin[3:6]}-{sin[6:]}": f"{sin[:3]}-{sin[3:6]}-{sin[6:]}",
         f"NRIC {nric} on file": nric,
         "codice fiscale RSSMRA85T10A562S": "RSSMRA85T10A562S",
+        "CF: RSSMRA85T10A562S": "RSSMRA85T10A562S",
         "HETU 131052-308T": "131052-308T",
         "NIE X1234567L": "X1234567L",
         "PESEL: 44051401359": "44051401359",
@@ -330,3 +331,38 @@ def test_keyed_values_still_need_their_shape(engine):
                        ("Account", "123456789012"), ("card", "visa")):
         engine.start_unit()
         assert not engine.scan(value, Leaf("test", (), key, False)), (key, value)
+
+
+def test_new_detectors_find_on_their_trigger_lines_what_they_find_in_the_whole_text():
+    """Each new detector's trigger is a necessary condition (``detect/base.py``): run through the
+    engine (the prefilter picks the lines) it finds what it finds reading the whole text, on
+    random text built from the pieces its forms are made of, raw JSON lines with them not skipped."""
+    import json
+    import random
+
+    from tracepub.detect.pii.accounts import AwsAccounts
+    from tracepub.detect.pii.birth import DatesOfBirth
+    from tracepub.detect.pii.handles import Handles
+    from tracepub.detect.pii.machines import Hostnames, NetworkConfig
+    from tracepub.detect.pii.national_ids import NationalIds
+    from tracepub.detect.prefilter import Prefilter
+
+    pieces = ["inet ", "inet6 ", "inet addr:", "192.168.1.23", "10.0.0.5", "fe80::1c2b:3a4d", " via ", " src ", " dev ",
+              "? (", ") at ", "a4:83:e7:1c:2d:3e", "\tether ", "link/ether ", "mac ", "127.0.0.1", "\tlocalhost",
+              " ", "\n", "\t", "nas.local", "Janes-MacBook-Air", "build07.corp.acme.internal", "dob: ", "born on ",
+              "1987-03-12", "12 March 1987", "arn:aws:iam::", "384721950362", ":role/x", "SIN ", "539-825-976",
+              "S9190748H", "131052-308T", "https://github.com/", "octocat", "/repo", "x.com/", "priya_r", "é", "x"]
+    rng = random.Random(13)
+    dets = [NetworkConfig(), Hostnames(), DatesOfBirth(), AwsAccounts(), NationalIds(), Handles()]
+    engine = Engine(DetectConfig(ner=False), detectors=dets)
+    found = 0
+    for _ in range(1500):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(2, 14)))
+        whole = {(s.start, s.end) for d in dets for s in d.scan(text, CODE)}
+        engine.start_unit()
+        got = [(s.start, s.end) for s in engine.scan(text, CODE)]  # (overlapping spans are merged)
+        assert all(any(a <= x and y <= b for a, b in got) for x, y in whole), text
+        found += bool(whole)
+        if whole:
+            assert engine.line_hits(json.dumps({"a": text})) != Prefilter.NONE, text
+    assert found > 300

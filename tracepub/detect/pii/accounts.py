@@ -60,7 +60,7 @@ def example_account(value: str) -> bool:
 class AwsAccounts(Detector):
     name = "accounts"
     context_free = True
-    trigger = Trigger(literals=("arn:aws", ".dkr.ecr.", "account", "owner"), lines=True)
+    trigger = Trigger(shapes=("000000000000",), lines=True)  # every match holds its twelve digits
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         text = escaped_view(text)

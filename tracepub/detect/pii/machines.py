@@ -4,8 +4,8 @@ and the names of private machines.
 A private address (``192.168.1.23``) in code or docs is an example and stays; the same address in
 ``ifconfig``/``ip addr`` output, an ``ip route`` line, an ``arp`` table or a hosts file names this
 machine or one on its network, so there it goes, with the names a hosts file gives it. A MAC
-address names a device wherever it is written (broadcast, all-zero, multicast and textbook
-examples aside). Hostnames are personal when they name a private machine: mDNS ``*.local``, the
+address names a device where its line says it is one (``ether``, ``HWaddr``, ``Physical Address``,
+``MacAddress``...; broadcast, all-zero, multicast and textbook examples aside). Hostnames are personal when they name a private machine: mDNS ``*.local``, the
 private-use suffixes (``.internal``, ``.lan``, ``.intranet``, ``.corp``, ``.localdomain``,
 ``.home.arpa``) and the names laptops get by default (``Janes-MacBook-Air``, ``DESKTOP-7QK2M1B``);
 public domains (``github.com``) and the infrastructure names every machine has
@@ -29,19 +29,20 @@ _V6 = r"[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:%[\w.-]+)?"
 _IP = rf"(?:{_V4}|{_V6})"
 
 # Where an address is this machine's or its network's (the address is group "ip"):
-_CONFIG = re.compile(  # (re.MULTILINE: "$" ends a line)
-    rf"\binet6?[ \t]+(?:addr:[ \t]*)?(?P<ip>{_IP})(?![\w.:])"  # ifconfig, ip addr
-    rf"|\b(?:src|via)[ \t]+(?P<ip2>{_IP})(?=[ \t]+(?:dev|proto|metric|uid|cache|table|scope)\b)"  # ip route
-    rf"|\?[ \t]+\((?P<ip3>{_V4})\)[ \t]+at\b"  # arp -a
+# Each form holds one of ``_ConfigLines``' literals on its line (a literal's digits match any digit).
+_CONFIG = re.compile(
+    rf"\binet (?:addr:)?(?P<ip>{_V4})(?![\w.:])|\binet6 (?:addr: ?)?(?P<ip6>{_V6})(?![\w.:])"  # ifconfig, ip addr
+    rf"|(?<= )(?:src|via) (?P<ip2>{_V4})(?= (?:dev|proto|metric|uid|cache|table|scope)\b)"  # ip route
+    rf"|\? \((?P<ip3>{_V4})\) at\b"  # arp -a
     rf"|\bNmap scan report for[ \t]+(?:[\w.-]+[ \t]+\()?(?P<ip4>{_IP})"
-    rf"|\bIPv[46] Address[. \t]*:[ \t]*(?P<ip5>{_IP})",  # Windows ipconfig
-    re.MULTILINE,
+    rf"|\bIPv[46] Address[. \t]*:[ \t]*(?P<ip5>{_IP})"  # Windows ipconfig
 )
 # A hosts-file line: an address at a line start, then names (a comment may follow).
 _HOSTS_LINE = re.compile(
     rf"{_BOL}[ \t]*(?P<ip>{_IP})[ \t]+(?P<names>[A-Za-z0-9][\w.-]*(?:[ \t]+[A-Za-z0-9][\w.-]*)*)[ \t]*(?:#[^\n]*)?$",
     re.MULTILINE,
 )
+_HOSTS_MARK = re.compile(r"127\.0\.0\.1[ \t]+localhost")
 _HOSTS_DEFAULT = frozenset(
     {
         "localhost",
@@ -78,6 +79,12 @@ def _machine_address(value: str) -> bool:
 _MAC = re.compile(
     r"(?<![0-9A-Fa-f:.-])(?<!\w)[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![0-9A-Fa-f]|[:-]\w|\w)"
 )
+# A MAC address is a device's where its line says so before it: ``ether``, ``link/ether``,
+# ``HWaddr``, ``Physical Address``, ``lladdr`` (ip neigh), ``BSSID``/``Access Point``, ``MAC
+# Address`` (nmap, system_profiler), ``MacAddress`` (docker, cloud APIs), ``hardware ethernet``
+# (DHCP leases), arp's ``at``.
+_MAC_CUE = re.compile(r"(?i)link/ether|[\t ]ether |ethernet|hwaddr|physical address|lladdr|bssid|mac address|macaddress"
+                      r"|mac_address|mac[:= ]|access point|\) at ")  # (each one of the trigger's literals)
 _MAC_EXAMPLES = frozenset(
     {
         "001122334455",
@@ -218,11 +225,13 @@ class NetworkConfig(Detector):
 class _ConfigLines(Detector):
     name = "machines"
     context_free = True
+    # The words of each ``_CONFIG`` form (a literal's digits match any digit), and the words a MAC
+    # address needs on its line (``_MAC_CUE``).
     trigger = Trigger(
-        literals=("inet", " src ", " via ", ") at ", "nmap scan", "ipv4 address", "ipv6 address"),
-        folded=(
-            r"[:-](?<=[0-9a-f]{2}[:-])[0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}[:-][0-9a-f]{2}",
-        ),
+        literals=("inet 0", "inet6 ", "inet addr:", " src 0", " via 0", "? (0", "nmap scan report", "ipv4 address",
+                  "ipv6 address", "link/ether", "\tether ", " ether ", "ethernet", "hwaddr", "physical address",
+                  "lladdr", "bssid", "mac address", "macaddress", "mac_address", "mac:", "mac=", "mac ",
+                  "access point", ") at "),
         lines=True,
     )
 
@@ -230,10 +239,13 @@ class _ConfigLines(Detector):
         text = escaped_view(text)
         out: list[Span] = []
         for m in _CONFIG.finditer(text):
-            g = next(k for k in ("ip", "ip2", "ip3", "ip4", "ip5") if m.group(k))
+            g = next(k for k in ("ip", "ip6", "ip2", "ip3", "ip4", "ip5") if m.group(k))
             if _machine_address(m.group(g)):
                 out.append(Span(m.start(g), m.end(g), "pii.ip", "machines:netconfig", 0.85))
         for m in _MAC.finditer(text):
+            nl = text.rfind("\n", max(0, m.start() - 120), m.start())
+            if not _MAC_CUE.search(text, nl + 1 if nl >= 0 else max(0, m.start() - 120), m.start()):
+                continue
             if _personal_mac(m.group()):
                 out.append(Span(m.start(), m.end(), "pii.mac_address", "machines:mac", 0.9))
         return out
@@ -244,11 +256,14 @@ class _HostsFile(Detector):
 
     name = "machines"
     context_free = True
-    trigger = Trigger(literals=("localhost", "broadcasthost"))
+    # (every hosts file has "127.0.0.1 localhost"; on a raw JSON line its tab is written \t)
+    trigger = Trigger(folded=(r"000\.0\.0\.0(?:[ \t]|\\+t)+localhost",))
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         text = escaped_view(text)
         out: list[Span] = []
+        if _HOSTS_MARK.search(text) is None:
+            return out
         for m in _HOSTS_LINE.finditer(text):
             if not _machine_address(m.group("ip")):
                 continue

@@ -181,7 +181,6 @@ _E = r"(?![\w-]|[.,][0-9])"
 # Shapes taken on their check alone.
 _STRONG = re.compile(
     rf"{_B}(?P<sg>[STFG][0-9]{{7}}[A-Z]){_E}"
-    rf"|{_B}(?P<it>[A-Z]{{6}}[0-9]{{2}}[ABCDEHLMPRST][0-9]{{2}}[A-Z][0-9]{{3}}[A-Z]){_E}"
     rf"|{_B}(?P<fi>(?P<d>0[1-9]|[12][0-9]|3[01])(?P<m>0[1-9]|1[0-2])(?P<y>[0-9]{{2}})[-+A-FU-Y](?P<n>[0-9]{{3}})"
     rf"(?P<c>[0-9A-FHJ-NPR-Y])){_E}"
     rf"|{_B}(?P<nie>[XYZ]-?[0-9]{{7}}-?[A-Z]){_E}"
@@ -189,104 +188,80 @@ _STRONG = re.compile(
     rf"|{_B}(?P<rrn>[0-9]{{6}}-[1-8][0-9]{{6}}){_E}"
     rf"|{_B}(?P<nir>[12] [0-9]{{2}} (?:0[1-9]|1[0-2]|[2-9][0-9]) [0-9]{{2}} [0-9]{{3}} [0-9]{{3}} [0-9]{{2}}){_E}"
 )
-_STRONG_CHECKS = {
-    "sg": _sg_nric,
-    "it": _it_fiscal,
-    "nie": _es_nie,
-    "sin": lambda v: luhn(v.replace("-", "")),
-    "rrn": _kr_rrn,
-    "nir": _fr_nir,
-}
+_STRONG_CHECKS = {"sg": _sg_nric, "nie": _es_nie, "sin": lambda v: luhn(v.replace("-", "")), "rrn": _kr_rrn,
+                  "nir": _fr_nir}
+# What every ``_STRONG`` match holds, folded (digits as 0, lower case): the trigger's shapes. They
+# are rare words (a letter of a few, seven digits; six digits and a century sign...), so that the
+# prefilter's automaton does not report every run of digits.
+_STRONG_SHAPES = (*(c + "0000000" for c in "stfgxyz"), *(c + "-0000000" for c in "xyz"),
+                  *("000000" + c + "000" for c in "-+abcdefuvwxy"), "000-000-000", "000000-0000000",
+                  "0 00 00 00 000 000 00")
 
-# Numbers taken after their name: (name regex, number regex, check on the digits).
+
+def _digits(check):
+    return lambda v: check(re.sub(r"[^0-9]", "", v))
+
+
+# Numbers taken after their name: (name regex, number regex, check on the matched number).
 _NAMED = (
-    (
-        r"sin|social insurance(?: number)?|nas|num[ée]ro d'assurance sociale|assurance sociale",
-        r"[1-79][0-9]{2}([- ]?)[0-9]{3}\1[0-9]{3}",
-        luhn,
-    ),
-    (r"tfn|tax file(?: number)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{2,3}", _au_tfn),
-    (r"pesel", r"[0-9]{11}", _pl_pesel),
-    (r"personnummer|personnr|person number", r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _se_pnr),
-    (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?", r"[1-9][0-9]{10}", _tr_tckn),
-    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number", r"[0-9]{13}", _za_id),
-    (r"nhs(?: number| no)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{4}", _uk_nhs),
-    (
-        r"steuer-?id|steueridentifikationsnummer|idnr|identifikationsnummer",
-        r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}",
-        _de_taxid,
-    ),
-    (
-        r"nir|s[ée]curit[ée] sociale|num[ée]ro de s[ée]cu|insee",
-        r"[12][0-9]{12}[0-9]{2}|[12](?: [0-9]{2}){3} [0-9]{3} [0-9]{3} [0-9]{2}",
-        _fr_nir,
-    ),
+    (r"sin|social insurance(?: number)?|nas|num[ée]ro d'assurance sociale|assurance sociale",
+     r"[1-79][0-9]{2}([- ]?)[0-9]{3}\1[0-9]{3}", _digits(luhn)),
+    (r"codice fiscale|c\.f\.|cf|fiscal code|tax code",  # (a check letter, but its shape is any 16 letters+digits)
+     r"[A-Z]{6}[0-9]{2}[ABCDEHLMPRST][0-9]{2}[A-Z][0-9]{3}[A-Z]", _it_fiscal),
+    (r"tfn|tax file(?: number)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{2,3}", _digits(_au_tfn)),
+    (r"pesel", r"[0-9]{11}", _digits(_pl_pesel)),
+    (r"personnummer|personnr|person number", r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
+    (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
+    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number", r"[0-9]{13}", _digits(_za_id)),
+    (r"nhs(?: number| no)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{4}", _digits(_uk_nhs)),
+    (r"steuer-?id|steueridentifikationsnummer|idnr|identifikationsnummer",
+     r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}", _digits(_de_taxid)),
+    (r"nir|s[ée]curit[ée] sociale|num[ée]ro de s[ée]cu|insee",
+     r"[12][0-9]{12}[0-9]{2}|[12](?: [0-9]{2}){3} [0-9]{3} [0-9]{3} [0-9]{2}", _fr_nir),
+)  # fmt: skip
+_NAMED_RX = [(re.compile(rf"{_B}(?:{num}){_E}"), check) for _, num, check in _NAMED]
+# All the names in one pass (group ``n<i>``: which one).
+_NAMES = re.compile(
+    "(?i)(?<![a-z])(?:" + "|".join(f"(?P<n{i}>{name})" for i, (name, _, _) in enumerate(_NAMED)) + ")(?![a-z])"
 )
-_NAMED_RX = [
-    (re.compile(rf"(?i)(?<![a-z])(?:{name})(?![a-z])"), re.compile(rf"{_B}(?:{num}){_E}"), check)
-    for name, num, check in _NAMED
-]
 _NAME_REACH = 40  # the name shortly before the number, on its line
 
 
 def national_ids(text: str) -> list[Span]:
+    from tracepub.detect.text import folded
+
     out: list[Span] = []
-    for m in _STRONG.finditer(text):
-        g = next(k for k in ("sg", "it", "fi", "nie", "sin", "rrn", "nir") if m.group(k))
+    f = folded(text)
+    for m in _STRONG.finditer(text) if any(s in f for s in _STRONG_SHAPES) else ():
+        g = next(k for k in ("sg", "fi", "nie", "sin", "rrn", "nir") if m.group(k))
         value = m.group(g)
         ok = _fi_hetu(m) if g == "fi" else _STRONG_CHECKS[g](value)
         if ok:
             out.append(Span(m.start(g), m.end(g), "pii.national_id", f"national-ids:{g}", 0.85))
-    for name_rx, num_rx, check in _NAMED_RX:
-        for n in name_rx.finditer(text):
-            m = num_rx.search(text, n.end(), min(len(text), n.end() + _NAME_REACH))
-            if m is None or "\n" in text[n.end() : m.start()]:
-                continue
-            digits = re.sub(r"[^0-9]", "", m.group())
-            if check(digits):
-                out.append(Span(m.start(), m.end(), "pii.national_id", "national-ids:named", 0.8))
+    for n in _NAMES.finditer(text):
+        num_rx, check = _NAMED_RX[int((n.lastgroup or "n0")[1:])]
+        m = num_rx.search(text, n.end(), min(len(text), n.end() + _NAME_REACH))
+        if m is None or "\n" in text[n.end() : m.start()]:
+            continue
+        if check(m.group()):
+            out.append(Span(m.start(), m.end(), "pii.national_id", "national-ids:named", 0.8))
     return out
 
 
 class NationalIds(Detector):
     name = "national-ids"
     context_free = True
+    # The names (as literals; the short ones with what can follow them) and the strong shapes.
     trigger = Trigger(
-        literals=(
-            "social insurance",
-            "assurance sociale",
-            "tax file",
-            "pesel",
-            "personnummer",
-            "personnr",
-            "person number",
-            "kimlik",
-            "tckn",
-            "identity number",
-            "id number",
-            "id no",
-            "steuer",
-            "idnr",
-            "identifikationsnummer",
-            "sécurité sociale",
-            "securite sociale",
-            "insee",
-            "numéro de sécu",
-            *(
-                w + c
-                for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.")
-                for c in (" ", ":", "=", "#", '"', "'", ")")
-            ),
-        ),
-        shapes=("000-000-000", "000000-0000000", "0 00 00 00 000 000 00"),
-        folded=(
-            r"0000000(?<=[stfg]0000000)[a-z]",
-            r"000[a-z](?<=[a-z]{6}00[a-ehlmpr-t]00[a-z]000[a-z])",
-            r"000000[-+a-fu-y]000[0-9a-y]",
-            r"[xyz]-?0{7}-?[a-z]",
-        ),
+        literals=("social insurance", "assurance sociale", "tax file", "pesel", "personnummer", "personnr",
+                  "person number", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
+                  "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
+                  "codice fiscale", "c.f.", "fiscal code", "tax code",
+                  *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
+                                                                                            '"', "'", ")"))),
+        shapes=_STRONG_SHAPES,
         lines=True,
-    )
+    )  # fmt: skip
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         return national_ids(escaped_view(text))
