@@ -81,8 +81,7 @@ def phone(rng: random.Random) -> str:
         keep = max(2, len(national) - 6)
         digits = national[:keep] + "".join(rng.choice(string.digits) for _ in range(len(national) - keep))
         num = phonenumbers.parse(f"+{example.country_code}{digits}")
-        # (NANP exchange 555 is never a subscriber's: phonenumbers' US example number is one)
-        if phonenumbers.is_valid_number(num) and not (example.country_code == 1 and digits[3:6] == "555"):
+        if phonenumbers.is_valid_number(num):
             break
     else:
         num = example

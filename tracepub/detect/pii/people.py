@@ -258,8 +258,6 @@ class _TrailerNames(_Part):
             # With its <email> (git log, trailers) a lower-case handle is a person; without one
             # ("author: pydata" in a blog's front matter) only a capitalised full name is.
             with_email = m.group().rstrip().endswith(">")
-            if with_email and placeholder_email_in(m.group()):
-                continue
             if value and (looks_like_name(value, 1, strict=False) if with_email else looks_like_name(value, 2)):
                 s = m.start(1) + m.group(1).find(value)
                 spans.append(Span(s, s + len(value), "pii.person", "names:trailer", 0.9))

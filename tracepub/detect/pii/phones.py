@@ -12,8 +12,8 @@ Each candidate is decided cheaply, in this order: its digit count and the charac
 (a time, a date, a decimal, a version, a longer token), its form, and only then one
 ``phonenumbers.parse`` per country-code group its form allows (a ``+`` number: one parse; a
 national number with a trunk ``0``: the regions with that prefix whose lengths fit), remembered
-by digits and region. Numbers kept on purpose: the NANP's exchange 555 (``555-0100``-``555-0199``
-reserved for fiction, the rest never assigned to subscribers).
+by digits and region. Numbers kept on purpose: the NANP's fictional ``555-0100``-``555-0199`` and
+555 numbers with a repeated-digit line (``555-5555``).
 """
 
 from __future__ import annotations
@@ -62,10 +62,10 @@ _DATE = re.compile(
 
 
 def _nanp_fictional(digits: str) -> bool:
-    """The NANP exchange 555 in any area: ``555-0100``-``555-0199`` are reserved for fiction, and
-    the rest of 555 was never assigned to subscribers (``425-555-5555`` in API docs)."""
+    """The NANP's made-up numbers: ``555-0100`` to ``555-0199`` in any area (reserved for fiction),
+    and 555 with a line of one repeated digit or ``1234`` (``425-555-5555`` in API docs)."""
     d = digits[1:] if len(digits) == 11 and digits[0] == "1" else digits
-    return len(d) == 10 and d[3:6] == "555"
+    return len(d) == 10 and d[3:6] == "555" and (d[6:8] == "01" or len(set(d[6:])) == 1 or d[6:] == "1234")
 
 
 @functools.lru_cache(maxsize=1)
