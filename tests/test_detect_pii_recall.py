@@ -327,8 +327,13 @@ def test_values_whose_json_key_says_what_they_are(engine, key, value, type_):
 
 
 def test_keyed_values_still_need_their_shape(engine):
-    for key, value in (("card_number", "1234567890123456"), ("phone", "n/a"), ("dob", "unknown"),
-                       ("Account", "123456789012"), ("card", "visa")):
+    for key, value in (
+        ("card_number", "1234567890123456"),
+        ("phone", "n/a"),
+        ("dob", "unknown"),
+        ("Account", "123456789012"),
+        ("card", "visa"),
+    ):
         engine.start_unit()
         assert not engine.scan(value, Leaf("test", (), key, False)), (key, value)
 
@@ -347,11 +352,49 @@ def test_new_detectors_find_on_their_trigger_lines_what_they_find_in_the_whole_t
     from tracepub.detect.pii.national_ids import NationalIds
     from tracepub.detect.prefilter import Prefilter
 
-    pieces = ["inet ", "inet6 ", "inet addr:", "192.168.1.23", "10.0.0.5", "fe80::1c2b:3a4d", " via ", " src ", " dev ",
-              "? (", ") at ", "a4:83:e7:1c:2d:3e", "\tether ", "link/ether ", "mac ", "127.0.0.1", "\tlocalhost",
-              " ", "\n", "\t", "nas.local", "Janes-MacBook-Air", "build07.corp.acme.internal", "dob: ", "born on ",
-              "1987-03-12", "12 March 1987", "arn:aws:iam::", "384721950362", ":role/x", "SIN ", "539-825-976",
-              "S9190748H", "131052-308T", "https://github.com/", "octocat", "/repo", "x.com/", "priya_r", "é", "x"]
+    pieces = [
+        "inet ",
+        "inet6 ",
+        "inet addr:",
+        "192.168.1.23",
+        "10.0.0.5",
+        "fe80::1c2b:3a4d",
+        " via ",
+        " src ",
+        " dev ",
+        "? (",
+        ") at ",
+        "a4:83:e7:1c:2d:3e",
+        "\tether ",
+        "link/ether ",
+        "mac ",
+        "127.0.0.1",
+        "\tlocalhost",
+        " ",
+        "\n",
+        "\t",
+        "nas.local",
+        "Janes-MacBook-Air",
+        "build07.corp.acme.internal",
+        "dob: ",
+        "born on ",
+        "1987-03-12",
+        "12 March 1987",
+        "arn:aws:iam::",
+        "384721950362",
+        ":role/x",
+        "SIN ",
+        "539-825-976",
+        "S9190748H",
+        "131052-308T",
+        "https://github.com/",
+        "octocat",
+        "/repo",
+        "x.com/",
+        "priya_r",
+        "é",
+        "x",
+    ]
     rng = random.Random(13)
     dets = [NetworkConfig(), Hostnames(), DatesOfBirth(), AwsAccounts(), NationalIds(), Handles()]
     engine = Engine(DetectConfig(ner=False), detectors=dets)

@@ -52,7 +52,9 @@ def example_account(value: str) -> bool:
     (``111122223333``, ``444444444444``)."""
     if value in EXAMPLES or len(set(value)) <= 2:
         return True
-    if any(value[i:i + 8] in _COUNTING or value[i:i + 8] in _COUNTING[::-1] for i in range(len(value) - 7)):
+    if any(
+        value[i : i + 8] in _COUNTING or value[i : i + 8] in _COUNTING[::-1] for i in range(len(value) - 7)
+    ):
         return True
     return len(set(value)) <= 3 and all(value[i] == value[i + 1] for i in range(0, len(value), 2))
 

@@ -83,8 +83,10 @@ _MAC = re.compile(
 # ``HWaddr``, ``Physical Address``, ``lladdr`` (ip neigh), ``BSSID``/``Access Point``, ``MAC
 # Address`` (nmap, system_profiler), ``MacAddress`` (docker, cloud APIs), ``hardware ethernet``
 # (DHCP leases), arp's ``at``.
-_MAC_CUE = re.compile(r"(?i)link/ether|[\t ]ether |ethernet|hwaddr|physical address|lladdr|bssid|mac address|macaddress"
-                      r"|mac_address|mac[:= ]|access point|\) at ")  # (each one of the trigger's literals)
+_MAC_CUE = re.compile(
+    r"(?i)link/ether|[\t ]ether |ethernet|hwaddr|physical address|lladdr|bssid|mac address|macaddress"
+    r"|mac_address|mac[:= ]|access point|\) at "
+)  # (each one of the trigger's literals)
 _MAC_EXAMPLES = frozenset(
     {
         "001122334455",
@@ -228,10 +230,33 @@ class _ConfigLines(Detector):
     # The words of each ``_CONFIG`` form (a literal's digits match any digit), and the words a MAC
     # address needs on its line (``_MAC_CUE``).
     trigger = Trigger(
-        literals=("inet 0", "inet6 ", "inet addr:", " src 0", " via 0", "? (0", "nmap scan report", "ipv4 address",
-                  "ipv6 address", "link/ether", "\tether ", " ether ", "ethernet", "hwaddr", "physical address",
-                  "lladdr", "bssid", "mac address", "macaddress", "mac_address", "mac:", "mac=", "mac ",
-                  "access point", ") at "),
+        literals=(
+            "inet 0",
+            "inet6 ",
+            "inet addr:",
+            " src 0",
+            " via 0",
+            "? (0",
+            "nmap scan report",
+            "ipv4 address",
+            "ipv6 address",
+            "link/ether",
+            "\tether ",
+            " ether ",
+            "ethernet",
+            "hwaddr",
+            "physical address",
+            "lladdr",
+            "bssid",
+            "mac address",
+            "macaddress",
+            "mac_address",
+            "mac:",
+            "mac=",
+            "mac ",
+            "access point",
+            ") at ",
+        ),
         lines=True,
     )
 

@@ -188,14 +188,24 @@ _STRONG = re.compile(
     rf"|{_B}(?P<rrn>[0-9]{{6}}-[1-8][0-9]{{6}}){_E}"
     rf"|{_B}(?P<nir>[12] [0-9]{{2}} (?:0[1-9]|1[0-2]|[2-9][0-9]) [0-9]{{2}} [0-9]{{3}} [0-9]{{3}} [0-9]{{2}}){_E}"
 )
-_STRONG_CHECKS = {"sg": _sg_nric, "nie": _es_nie, "sin": lambda v: luhn(v.replace("-", "")), "rrn": _kr_rrn,
-                  "nir": _fr_nir}
+_STRONG_CHECKS = {
+    "sg": _sg_nric,
+    "nie": _es_nie,
+    "sin": lambda v: luhn(v.replace("-", "")),
+    "rrn": _kr_rrn,
+    "nir": _fr_nir,
+}
 # What every ``_STRONG`` match holds, folded (digits as 0, lower case): the trigger's shapes. They
 # are rare words (a letter of a few, seven digits; six digits and a century sign...), so that the
 # prefilter's automaton does not report every run of digits.
-_STRONG_SHAPES = (*(c + "0000000" for c in "stfgxyz"), *(c + "-0000000" for c in "xyz"),
-                  *("000000" + c + "000" for c in "-+abcdefuvwxy"), "000-000-000", "000000-0000000",
-                  "0 00 00 00 000 000 00")
+_STRONG_SHAPES = (
+    *(c + "0000000" for c in "stfgxyz"),
+    *(c + "-0000000" for c in "xyz"),
+    *("000000" + c + "000" for c in "-+abcdefuvwxy"),
+    "000-000-000",
+    "000000-0000000",
+    "0 00 00 00 000 000 00",
+)
 
 
 def _digits(check):
@@ -222,7 +232,9 @@ _NAMED = (
 _NAMED_RX = [(re.compile(rf"{_B}(?:{num}){_E}"), check) for _, num, check in _NAMED]
 # All the names in one pass (group ``n<i>``: which one).
 _NAMES = re.compile(
-    "(?i)(?<![a-z])(?:" + "|".join(f"(?P<n{i}>{name})" for i, (name, _, _) in enumerate(_NAMED)) + ")(?![a-z])"
+    "(?i)(?<![a-z])(?:"
+    + "|".join(f"(?P<n{i}>{name})" for i, (name, _, _) in enumerate(_NAMED))
+    + ")(?![a-z])"
 )
 _NAME_REACH = 40  # the name shortly before the number, on its line
 
