@@ -429,7 +429,10 @@ class Planter:
 
     def license_file(self) -> Step:
         r = self.rng
-        n = self.pii("pii.person", fk.person(r), "license")
+        # A copyright line names a published work's rights holder: not redacted (ARCHITECTURE.md,
+        # "Detection: personal data"), so not labelled either way (a drawn name may also be planted
+        # as a person elsewhere).
+        n = fk.person(r)
         return self.call("read", f"MIT License\n\nCopyright (c) 2021-2026 {n}\n\nPermission is hereby granted, free of charge, "
                          "to any person obtaining a copy\nof this software...\n", path=self.path("LICENSE"))
 

@@ -92,7 +92,7 @@ def claude(files: dict[str, bytes]) -> None:
     aws_id = expand("AKIA{{b32:16}}", r)
     aws_secret = expand("{{b64:40}}", r).replace("+", "x")
     slack = expand("xoxb-{{digits:12}}-{{digits:13}}-{{alnum:24}}", r)
-    email = "jane.doe@example.com"
+    email = "jane.doe@acmecorp.dev"
     cwd = "/Users/jdoe/src/acme-api"
     env = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": sid,
            "version": "2.1.74", "gitBranch": "feat/rate-limit", "slug": "quiet-orbiting-lynx"}
@@ -188,10 +188,10 @@ def claude(files: dict[str, bytes]) -> None:
         {**sub_env, "parentUuid": sub_uid[2], "type": "user", "message": {"role": "user", "content": [
             {"tool_use_id": read_id, "type": "tool_result",
              "content": f"     1\texport const dev = {{\n     2\t  slackBotToken: '{slack}',\n     3\t  owner: "
-                        f"'ops@example.com',\n     4\t}}\n"}]},
+                        f"'ops@acmecorp.dev',\n     4\t}}\n"}]},
          "toolUseResult": {"type": "text", "file": {"filePath": f"{cwd}/config/dev.ts", "content":
                                                     f"export const dev = {{\n  slackBotToken: '{slack}',\n  owner: "
-                                                    f"'ops@example.com',\n}}\n", "numLines": 4, "startLine": 1,
+                                                    f"'ops@acmecorp.dev',\n}}\n", "numLines": 4, "startLine": 1,
                                                     "totalLines": 4}},
          "uuid": sub_uid[3], "timestamp": "2026-03-12T13:17:45.200Z"},
         {**sub_env, "parentUuid": sub_uid[3], "type": "assistant", "message": {
@@ -203,7 +203,7 @@ def claude(files: dict[str, bytes]) -> None:
     ]
     srel = f"claude/projects/-Users-jdoe-src-acme-api/{sid}/subagents/agent-{agent}.jsonl"
     files[srel] = jsonl(sub)
-    PLANTED[srel] = Sample("claude_code", f"agent-{agent}.jsonl", [slack], ["ops@example.com"])
+    PLANTED[srel] = Sample("claude_code", f"agent-{agent}.jsonl", [slack], ["ops@acmecorp.dev"])
     files[f"claude/projects/-Users-jdoe-src-acme-api/{sid}/subagents/agent-{agent}.meta.json"] = compact(
         {"agentType": "general-purpose", "description": "Survey the auth module", "toolUseId": task_id}).encode()
 
@@ -214,7 +214,7 @@ def codex(files: dict[str, bytes]) -> None:
     sid = "019cd8e4-15dd-7143-95e8-" + expand("{{hex:12}}", r)
     openai_key = expand("sk-proj-{{alnum:48}}", r)
     ghp = expand("{{github:ghp}}", r)
-    email = "jane.doe@example.net"
+    email = "jane.doe@kestrel.dev"
     cwd = "/Users/jdoe/src/acme-api"
     call = "call_" + expand("{{alnum:24}}", r)
     call2 = "call_" + expand("{{alnum:24}}", r)
@@ -288,7 +288,7 @@ def codex(files: dict[str, bytes]) -> None:
     r = rng("codex-legacy")
     lid = expand("{{uuid}}", r)
     npm = expand("{{npm}}", r)
-    email = "j.doe@example.org"
+    email = "j.doe@northwind-labs.io"
     lcall = "call_" + expand("{{alnum:24}}", r)
     npmrc = f"//registry.npmjs.org/:_authToken={npm}\nemail={email}\n"
     legacy = [
@@ -319,7 +319,7 @@ def pi(files: dict[str, bytes]) -> None:
     sid = expand("{{uuid}}", r)
     key_body = "\n".join(expand("{{b64:70}}", r) for _ in range(4))
     pem = f"-----BEGIN OPENSSH PRIVATE KEY-----\n{key_body}\n-----END OPENSSH PRIVATE KEY-----"
-    email = "jdoe@example.org"
+    email = "jdoe@northwind-labs.io"
     cwd = "/Users/jdoe/src/acme-api"
     call = "toolu_01" + expand("{{alnum:22}}", r)
     ids = [expand("{{hex:8}}", r) for _ in range(8)]
@@ -366,7 +366,7 @@ def gemini(files: dict[str, bytes]) -> None:
     r = rng("gemini")
     sid = expand("{{uuid}}", r)
     gkey = expand("AIza{{b64url:35}}", r)
-    email = "jane.doe@example.com"
+    email = "jane.doe@acmecorp.dev"
     cwd = "/home/jdoe/src/acme-web"
     phash = expand("{{hex:64}}", r)
     mids = [expand("{{uuid}}", r) for _ in range(5)]
@@ -414,7 +414,7 @@ def gemini(files: dict[str, bytes]) -> None:
     r = rng("gemini-legacy")
     lsid = expand("{{uuid}}", r)
     stripe = expand("sk_test_{{alnum:32}}", r)
-    lemail = "billing@example.org"
+    lemail = "billing@northwind-labs.io"
     shell_id = f"run_shell_command-1772611200000-{expand('{{hex:4}}', r)}"
     out = f"STRIPE_SECRET_KEY={stripe}\nSTRIPE_ACCOUNT_EMAIL={lemail}\n"
     doc = {
@@ -520,7 +520,7 @@ def opencode(files: dict[str, bytes]) -> None:
     r = rng("opencode")
     hf = expand("hf_{{alpha:34}}", r)
     pw = expand("{{alnum:20}}", r)
-    email = "jane.doe@example.com"
+    email = "jane.doe@acmecorp.dev"
     command = f"psql postgres://ci:{pw}@db.internal.example.com:5432/ci -c 'select 1' && gh run view --log-failed"
     out = f"Error: 401 from huggingface.co: token {hf} is not authorized for acme/private-model\n"
     s = opencode_session(r, out, command, email)
@@ -553,7 +553,7 @@ def opencode(files: dict[str, bytes]) -> None:
     # the legacy storage/ tree, holding an older session the DB does not have
     r = rng("opencode-legacy")
     jwt = "eyJhbGciOiJIUzI1NiJ9." + expand("eyJ{{b64url:40}}.{{b64url:43}}", r)
-    lemail = "ops@example.net"
+    lemail = "ops@kestrel.dev"
     lcommand = "curl -s https://staging.example.com/api/health -H \"Authorization: Bearer $STAGING_TOKEN\" -v"
     lout = f"> Authorization: Bearer {jwt}\n< HTTP/1.1 500\n{{\"error\":\"db down\",\"oncall\":\"{lemail}\"}}\n"
     s = opencode_session(r, lout, lcommand, lemail)
@@ -591,7 +591,7 @@ def hermes(files: dict[str, bytes]) -> None:
     r = rng("hermes")
     sid = "20260427_143022_" + expand("{{lowerdigits:6}}", r)
     pat = expand("github_pat_{{alnum:22}}_{{alnum:59}}", r)
-    email = "jane.doe@example.com"
+    email = "jane.doe@acmecorp.dev"
     cwd = "/Users/jdoe/src/acme-api"
     call = "call_" + expand("{{alnum:24}}", r)
     command = f"git remote set-url origin https://x-access-token:{pat}@github.com/acme/api.git && git push origin main"
@@ -644,7 +644,7 @@ def hermes(files: dict[str, bytes]) -> None:
     r = rng("hermes-log")
     old = "20260301_091500_" + expand("{{lowerdigits:6}}", r)
     ant = expand("sk-ant-api03-{{b64url:93}}AA", r)
-    lemail = "jdoe@example.net"
+    lemail = "jdoe@kestrel.dev"
     turns = [
         {"from": "system", "value": SYSTEM},
         {"from": "human", "value": f"why does the summarizer cron fail? (alerts go to {lemail})"},
@@ -663,7 +663,7 @@ def hermes(files: dict[str, bytes]) -> None:
     # trajectory_samples.jsonl (ShareGPT with XML tool tags, one trajectory per line)
     r = rng("hermes-trajectories")
     pg = expand("{{alnum:18}}", r)
-    temail = "data-team@example.org"
+    temail = "data-team@northwind-labs.io"
     traj = {"conversations": [
         {"from": "system", "value": SYSTEM},
         {"from": "human", "value": "how many rows does the events table have?"},
@@ -692,7 +692,7 @@ def hermes(files: dict[str, bytes]) -> None:
 def generic(files: dict[str, bytes]) -> None:
     r = rng("openai")
     slack = expand("xoxp-{{digits:12}}-{{digits:12}}-{{digits:13}}-{{hex:32}}", r)
-    email = "jane.doe@example.com"
+    email = "jane.doe@acmecorp.dev"
     tools = [{"type": "function", "function": {"name": "terminal", "description": "Run a shell command",
                                                "parameters": {"type": "object", "properties": {
                                                    "command": {"type": "string"}}, "required": ["command"]}}}]
@@ -721,7 +721,7 @@ def generic(files: dict[str, bytes]) -> None:
 
     r = rng("swe-rebench")
     aws = expand("AKIA{{b32:16}}", r)
-    semail = "maintainer@example.org"
+    semail = "maintainer@northwind-labs.io"
     row = {"trajectory_id": "chatcmpl-" + expand("{{hex:32}}", r), "instance_id": "acme__api-24", "repo": "acme/api",
            "trajectory": [
                {"role": "system", "content": "You are OpenHands agent, a helpful AI assistant ..."},
@@ -742,7 +742,7 @@ def generic(files: dict[str, bytes]) -> None:
 
     r = rng("sharegpt")
     npm = expand("{{npm}}", r)
-    gemail = "jane.doe@example.org"
+    gemail = "jane.doe@northwind-labs.io"
     conv = {"conversations": [
         {"from": "system", "value": "You are a helpful coding agent."},
         {"from": "human", "value": f"set up npm publishing for the CLI; I'm {gemail} on npm"},
@@ -756,7 +756,7 @@ def generic(files: dict[str, bytes]) -> None:
 
     r = rng("atif")
     okey = expand("sk-{{alnum:48}}", r)
-    aemail = "eval-bot@example.com"
+    aemail = "eval-bot@acmecorp.dev"
     atif = {"schema_version": "ATIF-v1.6", "session_id": expand("{{uuid}}", r), "agent": {
         "name": "claude-code", "version": "2.1.74", "model_name": "claude-opus-4-6", "extra": {"cwd": "/home/jdoe/app"}},
         "steps": [
@@ -782,7 +782,7 @@ def generic(files: dict[str, bytes]) -> None:
 
     r = rng("sts")
     ghp = expand("{{github:gho}}", r)
-    temail = "jane.doe@example.net"
+    temail = "jane.doe@kestrel.dev"
     lines = [
         {"type": "session", "harness": "my-agent", "id": "sess-" + expand("{{hex:12}}", r), "name": "Clone private repo"},
         {"type": "message", "message": {"role": "user", "content": f"clone acme/secret-sauce into ~/src; I'm {temail}",

@@ -186,7 +186,7 @@ def test_windows_paths_keep_their_names_and_double_escapes_resolve():
     text = r"C:\Users\nick\src and C:\\Users\\nora\\app"
     got = {text[s.start:s.end] for s in eng.scan(text, Leaf("x"))}
     assert {"nick", "nora"} <= got
-    double = r'{\"content\": \"[\\n  {\\\"name\\\": \\\"Pedro Herrera\\\"}]\"}'
+    double = r'{\"content\": \"[\\n  {\\\"author\\\": \\\"Pedro Herrera\\\"}]\"}'
     assert len(escaped_view(double)) == len(double) and "\n" in escaped_view(double)
     assert any(double[s.start:s.end] == "Pedro Herrera" for s in eng.scan(double, Leaf("x")))
 

@@ -37,7 +37,6 @@ def values(detector, text: str, leaf: Leaf = CODE) -> set[str]:
     ("    Co-authored-by: Lukas Becker <lukas.becker@proton.me>", "Lukas Becker"),
     ("    Signed-off-by: Amara Okafor <aokafor@gmail.com>", "Amara Okafor"),
     ("a1b2c3d Mateo Alvarez <mateo@hey.com> fix cache", "Mateo Alvarez"),
-    ("MIT License\n\nCopyright (c) 2021-2026 Ingrid Lindqvist\n\nPermission is hereby granted", "Ingrid Lindqvist"),
     ('{"name": "@acme/web", "author": "Kenji Tanaka <kenji@fastmail.com> (https://kt.dev)"}', "Kenji Tanaka"),
     ('"contributors": [{"name": "Fatima Haddad", "email": "f@h.io"}, "Oliver Whitfield"]', "Oliver Whitfield"),
     ('authors = [\n  { name = "Chiara Romano", email = "c@r.it" },\n]', "Chiara Romano"),
@@ -57,6 +56,8 @@ def test_names_from_structure(text, name):
     "name: Build and test",
     "  name: northwind-web",
     "Copyright (c) 2024 Google LLC",
+    "MIT License\n\nCopyright (c) 2021-2026 Ingrid Lindqvist\n\nPermission is hereby granted",  # a rights holder
+    "# Copyright (c) 2005-2020, Ilya Etingof <etingof@gmail.com>",
     "Copyright 2019 The Go Authors. All rights reserved.",
     "Author: dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>",
     "Contact Support, support@northwind-labs.io",
@@ -104,7 +105,7 @@ def test_email_decisions(presidio):
 def test_phones_cards_ibans_national_ids(presidio):
     rng = random.Random(1)
     card = luhn_number(rng, "4", 16)
-    text = (f"call +44 20 7946 0958 or +49 1512 3456789 or (415) 555-2671; card {card}; "
+    text = (f"call +44 20 7946 0958 or +49 1512 3456789 or (415) 867-2671; card {card}; "
             "IBAN DE89 3704 0044 0532 0130 00; SSN 536-22-8471; NINO AB 12 34 56 C; NIF 12345678Z")
     got = dict(found(presidio, text))
     assert got.get("+44 20 7946 0958") == "pii.phone"

@@ -329,7 +329,9 @@ def test_email_name_gates_keep_every_match():
         for rx, side, how in ((names._NAME_EMAIL, 1, "name-email"), (names._NEAR_EMAIL, 2, "near-email")):
             for m in rx.finditer(text):
                 cut = names._trim(m.group(1), m.start(1))
-                if cut and names.looks_like_name(text[cut[0]:cut[1]], side):
+                if names.placeholder_email_in(m.group()[len(m.group(1)):]):
+                    continue  # a placeholder's name ("John Smith <john@example.com>")
+                if cut and names.looks_like_name(text[cut[0]:cut[1]], side) and not names.on_copyright_line(text, cut[0]):
                     spans.append((cut, how))
         return spans
 

@@ -36,10 +36,10 @@ IDENTITY = {"jdoe": "identity.username", "Jane Doe": "identity.name", "jane.doe@
 PLANTS = [
     *(ex for r in load_rules() for ex in r.examples),
     "contact jane.doe@acme-corp.dev now", "JANE DOE wrote it", "ssh jdoe@devbox-07", "JOSÉ MÜLLER", "josé müller",
-    "token s3cr3t-Örg-token-99", "mail bob.martinez@example.com", "/home/mkowalski/notes.md",
+    "token s3cr3t-Örg-token-99", "mail bob.martinez@kestrel.dev", "/home/mkowalski/notes.md",
     "C:\\Users\\priya\\Desktop", "/Users/sarah_k/src", "-home-tbrown-src-app",
-    "+1 (415) 555-0134", "call 415-555-0134", "415.555.0134", "06.12.34.56.78", "020 7946 0018", "+44 20 7946 0958", "030 12345678", "06 12 34 56 78",
-    "tel: 4155550134", "card {{luhn:4}}", "ssn 536-22-8726", "iban DE89370400440532013000",
+    "+1 (415) 867-2671", "call 415-867-2671", "415.867.2671", "06.12.34.56.78", "020 7946 0018", "+44 20 7946 0958", "030 12345678", "06 12 34 56 78",
+    "tel: 4158672671", "card {{luhn:4}}", "ssn 536-22-8726", "iban DE89370400440532013000",
     "GB82 WEST 1234 5698 7654 32", "ip 81.2.69.160", "host 81.2.69.161:8080", "addr 2a00:1450:4001:80b::200e", "password = \"{{alnum:14}}\"", 'api_key: "{{alnum:32}}"',
     "DATABASE_URL=postgres://app:{{alnum:16}}@db.example.com:5432/app", "-----BEGIN RSA PRIVATE KEY-----\n{{b64:64}}",
     "eyJ{{b64url:20}}.eyJ{{b64url:30}}.{{b64url:43}}", "xoxb-{{digits:11}}-{{digits:11}}-{{alnum:24}}",
@@ -47,13 +47,13 @@ PLANTS = [
     "Alice Johnson asked about this", "Thanks, Grace!",
     # structured names, handles, addresses, numbers (the PII parts' triggers)
     "Author: Priya Raman <priya@kestrel.dev>", "Co-authored-by: Lukas Becker <lb@proton.me>", "Cc: Amara Okafor",
-    "Reviewed-on-behalf-of: Tariq Krause", "Copyright (c) 2021-2026 Ingrid Lindqvist", "© 2024 Kenji Tanaka",
+    "Reviewed-on-behalf-of: Tariq Krause", "Signed-off-by: Ingrid Lindqvist <il@kestrel.dev>",
     "Mateo Alvarez <mateo@hey.com>", "| Sofia Castellano | sofia.c@outlook.com |", 'author = "Chiara Romano"',
-    "name: Emeka Zhang", '"maintainers": ["Oliver Whitfield"]', "   42\tHannah Brennan",
+    "name: Emeka Zhang\n  slack: ez", '"maintainers": ["Oliver Whitfield"]', "   42\tHannah Brennan",
     "b66ad6f0 (Tariq Krause 2025-11-12 10:37:00 +0100 40) x", "thanks Maria Lopez for it", "ask Li Wei to check",
     "telegram @ez_handle", "tg: @someone_else", "discord alice#1234", "IRC: @nick_name", "1234 Maple Avenue",
     "Kaiserring 12", "12 rue de la Paix", "NINO AB 12 34 56 C", "NIF 12345678Z", "aadhaar 2345:6789:0124",
-    "ssn 536 22 8726", "+49 1512 3456789", "(415) 555-2671", "card 4111 1111 1111 1111",
+    "ssn 536 22 8726", "+49 1512 3456789", "(415) 867-2671", "card 4111 1111 1111 1111",
 ]
 FILLER = ["", "ok ", "see: ", "x=", "(", "\n", "\t", "é ", "→ ", "\u2028", "\"", "\\", "'", "`", "<", "/", "a", "0"]
 
@@ -146,7 +146,7 @@ def test_people_found_earlier_in_the_file_keep_their_lines():
     later = [json.dumps({"a": "see Priya Raman today"}), json.dumps({"a": "Zoë Ågren ok"}, ensure_ascii=True),
              json.dumps({"a": json.dumps({"b": "Priya Raman"})})]
     assert all(engine.line_hits(raw) == Prefilter.NONE for raw in later)
-    for text in ("Author: Priya Raman <priya@kestrel.dev>", "Copyright (c) 2024 Zoë Ågren"):
+    for text in ("Author: Priya Raman <priya@kestrel.dev>", "Co-authored-by: Zoë Ågren <z@kestrel.dev>"):
         assert engine.scan(text, Leaf("test", (), None, False))
     for raw in later:
         assert engine.line_hits(raw) == Prefilter.ANY, raw
@@ -373,202 +373,6 @@ def test_exact_values_read_shared_hits_only_when_ascii():
         assert key == sorted((s.start, s.end, s.type) for s in alone.scan(text, leaf)), text
 
 
-def _phone_texts(n: int, seed: int) -> list[str]:
-    """Texts full of phone numbers of many regions and formats, with the things around them that
-    change what ``phonenumbers`` finds: other numbers, dates and times, brackets, extensions,
-    letters glued on, full-width and Arabic-Indic digits, line breaks and quotes."""
-    import phonenumbers
-    from phonenumbers import PhoneNumberFormat, PhoneNumberType
-
-    rng = random.Random(seed)
-    numbers = []
-    for region in ("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT", "NL", "JP", "SE", "MX", "ZA", "CH",
-                   "PL", "IL", "CN", "AR", "KR", "NG"):
-        for kind in (PhoneNumberType.MOBILE, PhoneNumberType.FIXED_LINE, PhoneNumberType.TOLL_FREE):
-            ex = phonenumbers.example_number_for_type(region, kind)
-            if ex is not None:
-                for fmt in (PhoneNumberFormat.E164, PhoneNumberFormat.INTERNATIONAL, PhoneNumberFormat.NATIONAL,
-                            PhoneNumberFormat.RFC3966):
-                    numbers.append(phonenumbers.format_number(ex, fmt))
-    noise = ["200 4967", "2025-11-22 10:31:02", "[29/Nov/2026:10:23:26 +0000]", "v1.2.3.4", "ext. 12", " x 123",
-             " #", "(0)", "/", "\n", '"', "|", " call ", "phone: ", "tel:", "Mobile", "id=", "abc", "é", "ſ", "+", "-",
-             ".", " ", ":", "~", "（", "１２３", "٣٤٥", "1234 5678", "12/10/2021", "211-227 (2003)", "0", "00", "011 ",
-             "; ", "%", "€", "ext=", "x", "X", "_", "doppel", "tb", "\t", "Tel. ", "0049 ", "(+44) ", "99", "030 1234",
-             "0301234", "089 12345", "06221 1234", "(0)30 123", "112", "0800 1234", "1300 123", "13 12 34", "0049 30 1234"]
-    texts = []
-    for _ in range(n):
-        parts = []
-        for _ in range(rng.randint(3, 9)):
-            if rng.random() < 0.4:
-                num = rng.choice(numbers)
-                if rng.random() < 0.5:  # another number of the same shape
-                    num = "".join(str(rng.randint(0, 9)) if c.isdigit() and rng.random() < 0.3 else c for c in num)
-                parts.append(num)
-            elif rng.random() < 0.3:
-                parts.append(str(rng.randint(0, 10 ** rng.randint(1, 12))))
-            else:
-                parts.append(rng.choice(noise))
-        texts.append("".join(parts))
-    return texts
-
-
-def test_phone_matcher_breakers_are_never_in_a_candidate():
-    """No character of ``_PHONE_BREAKERS`` can be part of a match of ``phonenumbers``' candidate
-    pattern (read off the compiled pattern: every literal, range and class in it, either case)."""
-    import re._parser as sre_parse
-
-    from phonenumbers import phonenumbermatcher
-
-    from tracepub.detect.pii.triggers import _PHONE_BREAKERS
-
-    pattern = phonenumbermatcher._PATTERN
-    assert not pattern.flags & ~(re.IGNORECASE | re.UNICODE)
-
-    classes = {"CATEGORY_DIGIT": r"\d", "CATEGORY_SPACE": r"\s", "CATEGORY_WORD": r"\w"}  # (others: KeyError)
-
-    def can_hold(tree, ch: str) -> bool:
-        forms = {ch, ch.lower(), ch.upper(), ch.casefold()}
-        for op, arg in tree:
-            name = str(op)
-            if name == "LITERAL":
-                if chr(arg) in forms or chr(arg).lower() in forms or chr(arg).upper() in forms:
-                    return True
-            elif name == "IN":
-                for iop, iarg in arg:
-                    iname = str(iop)
-                    if iname == "LITERAL" and any(f.lower() == chr(iarg).lower() for f in forms):
-                        return True
-                    if iname == "RANGE" and any(iarg[0] <= ord(f) <= iarg[1] for c in forms for f in
-                                                (c, c.lower(), c.upper())):
-                        return True
-                    if iname == "CATEGORY" and re.match(classes[str(iarg)], ch):
-                        return True
-                    assert iname in ("LITERAL", "RANGE", "CATEGORY"), iname
-            elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
-                if can_hold(arg[2], ch):
-                    return True
-            elif name == "SUBPATTERN":
-                if can_hold(arg[3], ch):
-                    return True
-            elif name == "BRANCH":
-                if any(can_hold(b, ch) for b in arg[1]):
-                    return True
-            elif name == "CATEGORY":
-                if re.match(classes[str(arg)], ch):
-                    return True
-            else:
-                raise AssertionError(f"unexpected {name} in phonenumbers' pattern")
-        return False
-
-    tree = sre_parse.parse(pattern.pattern, pattern.flags)
-    assert can_hold(tree, "x") and can_hold(tree, "E") and can_hold(tree, "5") and can_hold(tree, "(")
-    held = [ch for ch in _PHONE_BREAKERS if can_hold(tree, ch)]
-    assert not held
-
-
-def test_phone_windows_find_what_presidio_finds_in_the_whole_window():
-    """``Presidio._phones`` runs the matcher from the last breaker before a candidate on: the same
-    spans as Presidio's ``PhoneRecognizer.analyze`` on the whole window (what it did before)."""
-    from tracepub.detect.pii import presidio as pii
-    from tracepub.detect.pii.presidio import Presidio
-    from tracepub.model import Span
-
-    p = Presidio(ner=False)
-
-    def reference(text: str) -> list[Span]:
-        out = []
-        for m in pii._PHONE_CANDIDATE.finditer(text):
-            a, b = m.span()
-            if len(pii._DIGITS.findall(m.group())) < 7 or pii._IPV4ISH.match(m.group()):
-                continue
-            a0, b0 = max(0, a - pii._CONTEXT_WINDOW), min(len(text), b + 2)
-            window = text[a0:b0]
-            found = p._spans(window, p._phone.analyze(window, ["PHONE_NUMBER"], None), p._phone.context, 0.4)
-            for s in found:
-                if s.end + a0 <= a or s.start + a0 >= b:
-                    continue
-                s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
-                if not pii._not_a_phone(text, s):
-                    out.append(s)
-        return out
-
-    texts = _phone_texts(300, seed=5)
-    total = 0
-    for t in texts:
-        want = reference(t)
-        total += len(want)
-        assert p._phones(t) == want, t
-        assert p._phones(t) == want, t  # from the memo
-    assert total > 150  # the texts hold phone numbers
-
-
-def test_phone_fast_path_matches_presidio():
-    """``presidio_fast.phone_analyze`` == ``PhoneRecognizer.analyze``: on texts full of numbers
-    of many regions and formats, and on the same texts again (parse-and-verify remembered, once
-    for every region when the number has "+" and its country code)."""
-    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
-
-    from tracepub.detect.pii import presidio_fast
-    from tracepub.detect.pii.presidio import Presidio
-
-    ours = Presidio(ner=False)._phone
-    recs = [ours, PhoneRecognizer(), PhoneRecognizer(supported_regions=("JP", "AU", "IN"))]
-    assert all(presidio_fast.phone_supports(r) for r in recs) and not presidio_fast.phone_supports(
-        PhoneRecognizer(leniency=2))
-    texts = _phone_texts(150, seed=11)
-    total = 0
-    for _ in range(2):
-        for t in texts:
-            for rec in recs:
-                slow = [(r.start, r.end, r.score) for r in rec.analyze(t, ["PHONE_NUMBER"], None)]
-                assert presidio_fast.phone_analyze(rec, t) == slow, (rec.supported_regions, t)
-                total += len(slow)
-    assert total > 500
-
-
-def test_fast_phone_path_falls_back_when_phonenumbers_changes(monkeypatch):
-    """The fast path reads private parts of phonenumbers: if a release changes them, Presidio's
-    own analyze is used (same findings), never an error or a different answer."""
-    from phonenumbers import phonenumbermatcher as pm
-    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
-
-    from tracepub.detect.pii import presidio_fast
-
-    rec = PhoneRecognizer(supported_regions=("US", "GB", "DE"))
-    assert presidio_fast.phone_supports(rec)
-    broken = PhoneRecognizer(supported_regions=("US", "GB", "DE"))
-
-    def gone(*args, **kwargs):
-        raise AttributeError("_verify")
-
-    monkeypatch.setattr(pm, "_verify", gone)
-    presidio_fast._VERDICTS.clear()
-    assert not presidio_fast.phone_supports(broken)
-    presidio_fast._VERDICTS.clear()
-
-
-def test_least_any_country_table_is_the_computed_value(monkeypatch):
-    """The phone short-candidate limit's least length over every country code is taken from a
-    table keyed by the phonenumbers release (computing it loads every region's metadata at
-    start-up): the installed release's entry, if any, equals the computation; a release without
-    an entry computes it."""
-    from phonenumbers import __version__
-    from phonenumbers.phonenumberutil import COUNTRY_CODE_TO_REGION_CODE
-
-    from tracepub.detect.pii import presidio_fast
-
-    computed = min(presidio_fast._least_for(cc) for cc in COUNTRY_CODE_TO_REGION_CODE)
-    assert computed > 0
-    if __version__ in presidio_fast._LEAST_ANY_COUNTRY:
-        assert presidio_fast._LEAST_ANY_COUNTRY[__version__] == computed
-    monkeypatch.setattr(presidio_fast, "_LEAST_ANY_COUNTRY", {})
-    presidio_fast._least_any_country.cache_clear()
-    try:
-        assert presidio_fast._least_any_country() == computed
-    finally:
-        presidio_fast._least_any_country.cache_clear()
-
-
 def test_context_rules_first_letter_class_is_exactly_its_case_fold():
     """``(?i:token)`` is written ``[tT](?i:oken)`` (detect/patterns.py, ``_context_pattern``): the
     class must hold exactly the characters ``re`` matches ignoring case, over every code point."""
@@ -721,7 +525,7 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
         if fj is not None:
             whole = [(0, len(text))]
             assert pii_windows._shape_lines(fj, whole, [0]) == [pii_windows._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
-    assert found > checked // 6
+    assert found > checked // 15
 
 
 def test_phone_trigger_holds_every_candidate_phones_reads(engine):
@@ -729,10 +533,11 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
     follows but after separators is no hit): every candidate ``_phones`` does not skip starts on
     such a line, and the phones found there are those found in the whole text, on random text
     (addresses, brackets, "+", separators); the engine plans ``_Phones`` on those lines."""
+    from tracepub.detect.pii import phones as ph
     from tracepub.detect.pii import presidio as pii
+    from tracepub.detect.pii.network import _IPV4ISH
     from tracepub.detect.text import folded, line_windows
 
-    p = pii.Presidio(ner=False)
     trig = re.compile(pii._PHONE_TRIGGER)
     phones = next(i for i, d in enumerate(engine.detectors) if isinstance(d, pii._Phones))
     rng = random.Random(17)
@@ -743,17 +548,17 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 24)))
         hits = [m.start() for m in trig.finditer(folded(text))]
         windows = line_windows(text, hits)
-        for m in pii._PHONE_CANDIDATE.finditer(text):
+        for m in ph._CANDIDATE.finditer(text):
             g = m.group()
-            if not (pii._IPV4ISH.match(g) or len(pii._DIGITS.findall(g)) < 7):
+            if not (_IPV4ISH.match(g) or sum(c.isdigit() for c in g) < 7):
                 candidates += 1
                 assert any(a <= m.start() <= b for a, b in windows), text
-        whole = p._phones(text)
-        assert (p._phones(text, windows) if windows else []) == whole, text
+        whole = ph.find(text)
+        assert (ph.find(text, windows) if windows else []) == whole, text
         found += bool(whole)
         planned = dict(engine.prefilter.plan(text, False)).get(phones, "not planned")
         assert planned == "not planned" if not hits else planned is None or planned == windows, text
-    assert candidates > 500 and found > 100
+    assert candidates > 500 and found > 20
 
 
 def _find_text_alone(ix, text: str) -> list[tuple[int, int, int]] | None:

@@ -9,6 +9,7 @@ import functools
 import re
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.checks import line_start
 from tracepub.detect.pii.windows import _joined, _Result, _shifted
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
@@ -100,15 +101,101 @@ def address_spans(text: str) -> list[tuple[int, int]]:
     if not hits:
         return []
     starts: set[int] = set()
+    lo = hi = -1  # the last line found (hits come in order: each line is searched for once)
     for k, a, b in hits:
         kind = _ADDRESS_KIND[k]
         if (kind == 2 or (kind == 0 and not _WORD_CHAR.match(text, b))
                 or (kind == 1 and _BLANKS_DIGIT.match(text, b))):
-            starts.add(text.rfind("\n", 0, a) + 1)
+            if not lo <= a < hi:
+                lo = text.rfind("\n", 0, a) + 1
+                hi = text.find("\n", a)
+                hi = len(text) if hi < 0 else hi
+            starts.add(lo)
     out: list[tuple[int, int]] = []
     for a in sorted(starts):
         b = text.find("\n", a)
         out += [m.span() for m in _ADDRESS.finditer(text, a, len(text) if b < 0 else b)]
+    return out
+
+
+# Addresses that are no one's home: organisations' addresses printed in license texts and docs
+# (the FSF's in every GPL header), and the placeholders of examples and tests ("123 Main St",
+# "123 Sesame St", "123 Example Street").
+_PUBLIC_ADDRESSES = re.compile(
+    r"(?i)^(?:51 Franklin St(?:reet|\.)?|59 Temple Place|675 Mass(?:achusetts)? Ave(?:nue|\.)?|1600 Amphitheatre Parkway"
+    r"|1 Infinite Loop|One Microsoft Way|1 Hacker Way|221B Baker Street)$"
+)
+_PLACEHOLDER_STREETS = frozenset({"example", "sesame", "anywhere", "any", "fake", "foo", "bar", "test", "sample",
+                                  "nowhere", "somewhere", "fictional", "imaginary", "random", "my", "your", "some"})
+_PLACEHOLDER_NUMBERS = frozenset({"1", "12", "123", "1234", "12345", "111", "100", "456", "999"})
+
+
+def _common_english(word: str) -> bool:
+    from tracepub.detect.pii.people import _common_word
+
+    return _common_word(word.lower())
+
+
+def _personal_address(value: str) -> bool:
+    """A street line that can be someone's home (``_PUBLIC_ADDRESSES`` and placeholders aside; a
+    German-looking street word that is an English word, "Engineering 1", "String 2", is none)."""
+    if _PUBLIC_ADDRESSES.match(value):
+        return False
+    words = value.split()
+    if words[0][:1].isdigit():
+        names = [w.lower() for w in words[1:-1]]
+        if any(n in _PLACEHOLDER_STREETS for n in names):
+            return False
+        if names == ["main"] and words[0].rstrip(",") in _PLACEHOLDER_NUMBERS:
+            return False
+        return True
+    if words[0][:1].isupper() and not words[0][:1].isdigit() and len(words) == 2 and _common_english(words[0]):
+        return False  # German form: the word before the number
+    return True
+
+
+# A person's name before a street line: on its line ("Jane Doe, 12 Baker Street", after a label
+# such as "Ship to:") or alone on the line before (a postal address block).
+_LABEL = re.compile(r"(?i)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:(?:ship|deliver|send|bill|mail)(?:ed|ing)?[ \t]+to|address|"
+                    r"addressee|recipient|to|attn\.?|c/o)?[ \t]*[:\-]?[ \t]*")
+
+
+_NAME_REACH = 160  # a name and a label before a street line: never longer
+
+
+def _name_before(text: str, start: int) -> tuple[int, int] | None:
+    from tracepub.detect.pii.people import all_common_words, looks_like_name
+
+    line = line_start(text, start, _NAME_REACH)
+    before = text[line:start]
+    if before.strip():
+        head = before.rstrip(" \t,;")
+        lab = _LABEL.match(head)
+        cand_start = line + (lab.end() if lab else 0)
+        cand = text[cand_start:line + len(head)]
+    elif line > 0:
+        prev = line_start(text, line - 1, _NAME_REACH)
+        lab = _LABEL.match(text, prev, line - 1)
+        cand_start = lab.end() if lab else prev
+        cand = text[cand_start:line - 1].rstrip(" \t,;\r")
+    else:
+        return None
+    cand_strip = cand.strip()
+    if not cand_strip or not looks_like_name(cand_strip, 2) or all_common_words(cand_strip):
+        return None
+    a = cand_start + cand.find(cand_strip)
+    return a, a + len(cand_strip)
+
+
+def _spans(text: str, found: list[tuple[int, int]]) -> list[Span]:
+    out = []
+    for a, b in found:
+        if not _personal_address(text[a:b]):
+            continue
+        out.append(Span(a, b, "pii.address", "addresses", 0.75))
+        who = _name_before(text, a)
+        if who is not None:
+            out.append(Span(who[0], who[1], "pii.person", "addresses:name", 0.8))
     return out
 
 
@@ -130,10 +217,11 @@ class Addresses(Detector):
         if not _ADDRESS_HINT.search(text):
             return []
         text = escaped_view(text)
-        return [Span(a, b, "pii.address", "addresses", 0.75) for a, b in address_spans(text)]
+        return _spans(text, address_spans(text))
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
         """All the lines in one regex call (``_joined``): a match stays on its line."""
-        joined, starts = _joined(escaped_view(text), windows)
+        view = escaped_view(text)
+        joined, starts = _joined(view, windows)
         found = [_Result("", a, b, 0.75) for a, b in address_spans(joined)]
-        return [Span(r.start, r.end, "pii.address", "addresses", 0.75) for r in _shifted(found, windows, starts)]
+        return _spans(view, [(r.start, r.end) for r in _shifted(found, windows, starts)])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-from tracepub.detect.pii.network import _IPV4ISH
 from tracepub.model import Span
 
 _NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@")
@@ -46,10 +45,120 @@ def _glued(text: str, s: Span) -> bool:
     return after == "-" and s.end + 1 < len(text) and text[s.end + 1].isalnum()
 
 
-def _not_a_phone(text: str, s: Span) -> bool:
-    """Dotted quads and pieces of longer dotted numbers (IPs, versions) are not phone numbers."""
-    value = text[s.start:s.end]
-    if _IPV4ISH.match(value):
+# -- emails that are not a person's address (``not_personal_email``) ---------------------------------
+# Reserved for documentation and testing (RFC 2606, RFC 6761): never anyone's mailbox.
+_RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net|edu)|example|test|invalid|localhost)$")
+# Domains docs and tests use as placeholders.
+_PLACEHOLDER_DOMAINS = frozenset({
+    "domain.com", "yourdomain.com", "mydomain.com", "yourcompany.com", "mycompany.com", "company.com", "email.com",
+    "host.com", "foo.com", "bar.com", "foo.bar", "foobar.com", "test.com", "somewhere.com", "somedomain.com",
+    "website.com", "yoursite.com", "mysite.com", "server.com", "provider.com", "acme.com", "example.co",
+})
+# Local parts docs and tests use as placeholders, whatever the domain.
+_PLACEHOLDER_LOCAL = frozenset({
+    "foo", "bar", "baz", "qux", "quux", "foobar", "user", "username", "user1", "user2", "email", "e-mail", "me",
+    "you", "test", "tester", "example", "someone", "somebody", "name", "yourname", "your.name", "your_name",
+    "your-name", "youremail", "your.email", "your_email", "your-email", "myemail", "my.email", "my_email",
+    "first.last",
+    "firstname.lastname", "firstname", "lastname", "nobody", "anybody", "anyone", "to", "from", "sender",
+    "recipient", "address", "mail", "login", "account", "xxx", "abc", "xyz",
+})
+# Role and list mailboxes: an organisation's, not a person's.
+# Role mailboxes an organisation publishes (RFC 2142 and their like): an organisation's, not a
+# person's. Internal team boxes (ops@, billing@, admin@) name the user's employer and stay redacted.
+_ROLE_LOCAL = frozenset({
+    "info", "support", "help", "helpdesk", "contact", "sales", "security", "abuse", "postmaster", "webmaster",
+    "hostmaster", "noc", "usenet", "news", "www", "uucp", "ftp", "privacy", "legal", "press", "media", "marketing",
+    "hello", "conduct", "feedback", "enquiries", "inquiries", "careers", "jobs", "licensing", "community",
+    "announce", "newsletter", "security-alert", "secalert", "psirt", "bugs", "dpo", "gdpr", "donate", "sponsors",
+})
+_LIST_LOCAL = re.compile(r"(?i)-(?:dev|devel|users?|announce|discuss|commits?|bugs|help|request|owner|general|"
+                         r"patches|security|l|list|talk|core)$")
+_LIST_DOMAIN = re.compile(r"(?i)^(?:lists?|bugs|mailman|groups|googlegroups)\.|\.(?:googlegroups\.com|launchpad\.net)$"
+                          r"|^bugs\.")
+# SSH algorithm and protocol-extension names ("name@domain", RFC 4251 section 6): ``aes128-gcm@openssh.com``.
+_SSH_DOMAINS = frozenset({"openssh.com", "openssh.org", "libssh.org", "ssh.com"})
+_ALGO_TOKEN = re.compile(
+    r"(?i)(?:^|-)(?:aes\d*|cbc|ctr|gcm|hmac|sha\d*|md5|umac|etm|curve\d+|ecdh|ecdsa|ed25519|ed448|rsa|dss|nistp\d+"
+    r"|cert|v\d\d|chacha20|poly1305|rijndael|blowfish|3des|arcfour\d*|zlib|mlkem\d+|sntrup\d+x25519|kex|keepalive"
+    r"|sk|streamlocal|hostkeys|x25519|x448)(?:-|$)"
+)
+
+
+def not_personal_email(text: str, start: int, end: int) -> bool:
+    """An address-shaped string that is no one's address: a reserved or placeholder domain, a
+    placeholder, role or list mailbox, an SSH algorithm name, a package reference
+    (``axios@1.20.0``: the "domain" is a version), or no valid address at all
+    (``example..email@gmail.com``, percent-encoded local parts)."""
+    value = text[start:end]
+    local, _, domain = value.rpartition("@")
+    low_local, low_domain = local.lower(), domain.lower()
+    labels = low_domain.split(".")
+    if not any(c.isalpha() for c in labels[-1]) or all(lab.isdigit() for lab in labels[:-1] if lab):
+        return True  # pkg@1.2.3, x@1.2.3.beta
+    if _RESERVED_DOMAIN.search(low_domain) or low_domain in _PLACEHOLDER_DOMAINS:
         return True
-    before, after = text[max(0, s.start - 2):s.start], text[s.end:s.end + 2]
-    return (before[-1:] == "." and before[:1].isdigit()) or (after[:1] == "." and after[1:2].isdigit())
+    if ".." in local or local.startswith(".") or local.endswith(".") or re.search(r"%[0-9A-Fa-f]{2}", local):
+        return True
+    base = low_local.split("+", 1)[0]
+    if base in _PLACEHOLDER_LOCAL or base in _ROLE_LOCAL or _LIST_LOCAL.search(base) or _LIST_DOMAIN.search(low_domain):
+        return True
+    if low_domain in _SSH_DOMAINS or (low_domain.endswith(tuple("." + d for d in _SSH_DOMAINS))):
+        return True
+    return bool(_ALGO_TOKEN.search(low_local) and ("-" in low_local or low_local in ("keepalive", "zlib")))
+
+
+_URL_USERINFO = re.compile(r"(?i)[a-z][a-z0-9+.-]*://[^/\s@:]*:$")
+
+
+def url_password(text: str, start: int) -> bool:
+    """The address candidate starts right after ``scheme://user:``: its local part is a password."""
+    return _URL_USERINFO.search(text, max(0, start - 200), start) is not None
+
+
+# -- cards and national ids (``number_in_place``) ----------------------------------------------------
+# Words that say a number is a payment card, on its line shortly before it.
+_CARD_CUE = re.compile(
+    r"(?i)card|credit|debit|visa|master ?card|amex|american express|discover|diners|jcb|maestro|(?<![a-z])cc(?![a-z])"
+    r"|(?<![a-z])pan(?![a-z])|payment|(?<![a-z])pay(?![a-z])|charge|checkout|kreditkarte|carte|tarjeta|cart[aã]o"
+    r"|(?<![a-z])cvv|billing"
+)
+_AADHAAR_CUE = re.compile(r"(?i)aadhaar|aadhar|uidai|(?<![a-z])uid(?![a-z])")
+_GROUPED_CARD = re.compile(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{3})?|[0-9]{4}([ -])[0-9]{6}\2[0-9]{5}")
+_GROUPED_4 = re.compile(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}")
+_CUE_REACH = 48
+
+
+def line_start(text: str, pos: int, reach: int) -> int:
+    """Where the line holding ``pos`` starts, looking back at most ``reach`` characters (a string of
+    one long line must not cost a search to its start per candidate)."""
+    lo = max(0, pos - reach)
+    nl = text.rfind("\n", lo, pos)
+    return nl + 1 if nl >= 0 else lo
+
+
+def _cue_before(rx: re.Pattern, text: str, start: int) -> bool:
+    return rx.search(text, line_start(text, start, _CUE_REACH), start) is not None
+
+
+def decimal_piece(text: str, start: int, end: int) -> bool:
+    """The digits are a piece of a decimal number (``0.15111111104488373``, ``-95.4183170000000018``)."""
+    if start >= 2 and text[start - 1] in ".," and text[start - 2].isdigit():
+        return True
+    return end + 1 < len(text) and text[end] in ".," and text[end + 1].isdigit()
+
+
+def number_in_place(text: str, start: int, end: int, entity: str) -> bool:
+    """Whether a checksum-valid number is written where it is that kind of number: a card in a
+    card's grouping or after a card word, an Aadhaar number in 4-4-4 groups or after its name, a
+    NIF with its upper-case letter; never a piece of a decimal."""
+    if decimal_piece(text, start, end):
+        return False
+    value = text[start:end]
+    if entity == "CREDIT_CARD":
+        return bool(_GROUPED_CARD.fullmatch(value)) or _cue_before(_CARD_CUE, text, start)
+    if entity == "IN_AADHAAR":
+        return bool(_GROUPED_4.fullmatch(value)) or _cue_before(_AADHAAR_CUE, text, start)
+    if entity == "ES_NIF":
+        return value[-1:].isupper()
+    return True

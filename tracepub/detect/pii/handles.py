@@ -15,11 +15,19 @@ from tracepub.model import Leaf, Span
 _APPS = r"(?:telegram|tg|discord|slack|twitter|mastodon|signal|matrix|keybase|instagram|threads|bluesky|wechat|skype|irc)"
 
 
-_HANDLE_AT = re.compile(rf"(?i)\b{_APPS}\b[^\n@]{{0,40}}?(?<![\w.])@([A-Za-z0-9_][A-Za-z0-9_.-]{{1,38}}[A-Za-z0-9_])")
+# App names that are also everyday code words (``signal: AbortSignal``, ``matrix = np.array``,
+# ``threads: 4``): a handle after them needs its "@", and in prose the app's capital.
+_AMBIGUOUS = frozenset({"signal", "matrix", "threads", "tg", "irc"})
+# Values that are code or configuration, not a handle.
+_NOT_HANDLES = frozenset({"true", "false", "null", "none", "undefined", "yes", "no", "on", "off", "enabled",
+                          "disabled", "new", "name", "default", "string", "number", "boolean", "object", "any"})
 
 
-_HANDLE_KEY = re.compile(rf"(?im)^[ \t-]*[\"']?{_APPS}(?:_handle|_user(?:name)?|_id)?[\"']?[ \t]*[:=][ \t]*[\"']?@?"
-                         r"([A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_])")
+_HANDLE_AT = re.compile(rf"(?i)\b(?P<app>{_APPS})\b(?P<gap>[^\n@]{{0,40}}?)(?<![\w.])@([A-Za-z0-9_][A-Za-z0-9_.-]{{1,38}}[A-Za-z0-9_])")
+
+
+_HANDLE_KEY = re.compile(rf"(?im)^[ \t-]*[\"']?(?P<app>{_APPS})(?P<suffix>_handle|_user(?:name)?|_id)?[\"']?[ \t]*[:=][ \t]*[\"']?"
+                         r"(?P<at>@?)(?P<h>[A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_])(?![\w.(-])")
 
 
 # Gateway metadata: a messaging account id under a generic key needs its app prefix
@@ -50,10 +58,10 @@ class Handles(Detector):
     trigger = None  # never asked: the engine registers the parts
 
     def parts(self) -> list[Detector]:
-        return [_HandleKeys(), _HandleText()]
+        return [_HandleKeys(), _HandleText(), _HandleProfiles()]
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return _HandleKeys().scan(text, leaf) or _HandleText().scan(text, leaf)
+        return (_HandleKeys().scan(text, leaf) or _HandleText().scan(text, leaf)) + _HandleProfiles().scan(text, leaf)
 
 
 class _HandleKeys(Detector):
@@ -81,7 +89,80 @@ class _HandleText(Detector):
         if not any(a in low for a in (*_APP_WORDS, "tg", "irc")):
             return []
         spans = []
-        for rx in (_HANDLE_AT, _HANDLE_KEY, _DISCORD):
-            for m in rx.finditer(text):
-                spans.append(Span(m.start(1), m.end(1), "pii.handle", "handles", 0.8))
+        for m in _HANDLE_AT.finditer(text):
+            app = m.group("app")
+            if app.lower() in _AMBIGUOUS and not app[0].isupper():
+                continue
+            if m.group("gap").startswith(":site"):
+                continue  # <meta name="twitter:site" content="@...">: a website's account
+            spans.append(Span(m.start(3), m.end(3), "pii.handle", "handles", 0.8))
+        for m in _HANDLE_KEY.finditer(text):
+            value = m.group("h")
+            if m.group("app").lower() in _AMBIGUOUS and not (m.group("at") or m.group("suffix")):
+                continue
+            if value.lower() in _NOT_HANDLES:
+                continue
+            spans.append(Span(m.start("h"), m.end("h"), "pii.handle", "handles", 0.8))
+        for m in _DISCORD.finditer(text):
+            spans.append(Span(m.start(1), m.end(1), "pii.handle", "handles", 0.8))
         return spans
+
+
+# -- handles in profile URLs ------------------------------------------------------------------------
+# A URL that points at a person's profile names them by their handle: ``github.com/<handle>`` (a
+# repository URL ``github.com/<owner>/<repo>`` points at code, and stays), ``github.com/sponsors/<h>``,
+# ``twitter.com/<h>`` and ``x.com/<h>`` (their posts too), ``linkedin.com/in/<h>``, ``t.me/<h>``,
+# ``instagram.com/<h>``, ``facebook.com/<h>``, ``keybase.io/<h>``, ``bsky.app/profile/<h>``,
+# ``medium.com/@<h>``, a Mastodon ``<instance>/@<h>``. The site's own pages are not handles.
+_PROFILE = re.compile(
+    r"(?i)(?<![\w.-])(?:https?://)?(?:www\.|mobile\.)?"
+    r"(?:(?P<site>github\.com|gitlab\.com|codeberg\.org)/(?:sponsors/)?(?P<gh>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))"
+    r"(?=/?(?:[?#)\]>\"'\s,;]|$))"
+    r"|(?:twitter\.com|x\.com)/(?P<tw>[A-Za-z0-9_]{1,15})(?=[/?#)\]>\"'\s,;]|$)"
+    r"|linkedin\.com/in/(?P<li>[\w%-]{3,100})"
+    r"|(?:t\.me|telegram\.me|instagram\.com|facebook\.com|keybase\.io)/(?P<other>[A-Za-z0-9_.]{3,50})"
+    r"(?=/?(?:[?#)\]>\"'\s,;]|$))"
+    r"|bsky\.app/profile/(?P<bsky>[\w.-]{3,100})"
+    r"|(?:medium\.com|mastodon\.social|mastodon\.online|fosstodon\.org|hachyderm\.io|mstdn\.social|threads\.net)"
+    r"/@(?P<at>[\w.-]{1,50}))",
+    re.MULTILINE,
+)
+_SITE_PAGES = frozenset({
+    "about", "features", "orgs", "organizations", "settings", "login", "logout", "join", "signup", "pricing",
+    "marketplace", "sponsors", "topics", "explore", "notifications", "apps", "enterprise", "security", "site",
+    "contact", "collections", "trending", "events", "issues", "pulls", "new", "search", "readme", "team", "teams",
+    "codespaces", "copilot", "mobile", "home", "nonprofit", "education", "customer-stories", "discussions",
+    "dashboard", "users", "help", "blog", "status", "privacy", "terms", "api", "docs", "downloads", "releases",
+    "intent", "share", "hashtag", "i", "messages", "compose", "profile", "groups", "pages", "watch",
+    "jobs", "company", "school", "feed", "legal", "policies", "tos", "p", "reel", "stories",
+    "joinchat", "s", "addstickers", "c", "iv", "proxy", "socks", "web", "z", "a", "k", "github", "gitlab", "twitter", "x", "facebook", "instagram", "login.php", "sharer", "dialog", "plugins",
+    "tr", "ads", "business", "gaming",
+})
+
+
+def profile_handles(text: str) -> list[Span]:
+    """The site and handle of each profile URL (``github.com/jdoe``): a handle found here is carried
+    to its other copies as that URL, never as a bare word, since an organisation's or project's
+    account ("pydata", "pyca") is also a word in every import line and package name."""
+    out = []
+    for m in _PROFILE.finditer(text):
+        g = m.lastgroup
+        if g is None or g == "site":
+            continue
+        value = m.group(g)
+        if value.lower() in _SITE_PAGES or value.lower().endswith((".php", ".html", ".js", ".png")):
+            continue
+        start = m.start() + len(re.match(r"(?i)(?:https?://)?(?:www\.|mobile\.)?", m.group()).group())
+        out.append(Span(start, m.end(g), "pii.handle", "handles:profile-url", 0.85))
+    return out
+
+
+class _HandleProfiles(Detector):
+    name = "handles"
+    context_free = True
+    trigger = Trigger(literals=("github.com/", "gitlab.com/", "codeberg.org/", "twitter.com/", "x.com/",
+                                "linkedin.com/in/", "t.me/", "telegram.me/", "instagram.com/", "facebook.com/",
+                                "keybase.io/", "bsky.app/profile/", "/@"), lines=True)
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return profile_handles(escaped_view(text))

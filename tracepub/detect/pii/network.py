@@ -102,3 +102,99 @@ def _ipv4_finditer(rx: re.Pattern, text: str, pos: int = 0, endpos: int | None =
             out.append(m)
             end = m.end()
     return out
+
+
+# -- which public addresses are personal (``personal_ip``) ------------------------------------------
+# A dotted quad is one piece of a longer dotted number when a digit and a dot are right before it or
+# a dot and a digit right after (an OID such as 1.3.6.1.4.1.311, a five-part version).
+_DOTTED_BEFORE = re.compile(r"[0-9]\.$")
+_DOTTED_AFTER = re.compile(r"\.[0-9]")
+# The words a version, a section or a release number follows on its line ("section 7.1.3.1",
+# "RFC 5445 3.8.2.4", "Bump to 1.1.99.1", "!=3.10.0.1", "-> 1.2.0.3", ",v 1.1.1.1").
+_VERSION_BEFORE = re.compile(
+    r"(?i)(?:\b(?:versions?|ver|v|vers|release[sd]?|bump(?:ed)?(?:[ \t]+\w+)?[ \t]+to|upgraded?[ \t]+to|update[sd]?[ \t]+to"
+    r"|sections?|sec|clause|chapter|paragraph|step|build|revision|rev|rfc[ \t:`]*[0-9]{3,5}(?:\W{1,3}\w+)*|page|figure"
+    r"|table|appendix|item|version_info)|§|#section-|[=!<>~^]=|->|=>|\((?:!=|==|>=|<=))[\W_]{0,4}$"
+)
+# ASN.1 arcs a certificate or an X.500 name uses: an identifier, not an address, whatever follows.
+_OID_ARCS = ("2.5.4.", "2.5.29.", "1.3.6.1", "1.3.14.", "1.3.101.", "1.3.132.", "2.16.840.", "0.9.2342.")
+_OID_WORDS = re.compile(r"(?i)oid|object[ _]?identifier|asn\.?1|dotted string")
+# Public DNS resolvers and other anycast services: they name a company's service, not anyone's machine.
+_SERVICES = frozenset({"8.8.8.8", "8.8.4.4", "1.1.1.1", "1.0.0.1", "9.9.9.9", "149.112.112.112", "208.67.222.222",
+                       "208.67.220.220", "4.2.2.1", "4.2.2.2", "4.2.2.3", "4.2.2.4", "4.2.2.5", "4.2.2.6",
+                       "64.6.64.6", "64.6.65.6", "94.140.14.14", "76.76.2.0", "185.228.168.9"})
+_ASCENDING = "01234567890123456789"
+
+
+def _example_v4(value: str) -> bool:
+    """A made-up address of the kind docs and tests write: every octet one digit (``1.2.3.4``), all
+    the same (``123.123.123.123``), a repeated pair (``18.52.18.52``), two-digit repdigits
+    (``11.22.33.44``), or digits in a counting run of six or more (``12.34.56.78``, ``54.123.4.56``)."""
+    octets = value.split(".")
+    if len(octets) != 4:
+        return False
+    if all(len(o) == 1 for o in octets) or len(set(octets)) == 1 or (octets[0] == octets[2] and octets[1] == octets[3]):
+        return True
+    if all(len(o) == 2 and o[0] == o[1] for o in octets):
+        return True
+    n = [int(o) for o in octets]
+    if n[1] + 1 == n[2] and n[2] + 1 == n[3]:
+        return True  # 16.17.18.19, 12.1.2.3, 200.8.9.10: counting octets
+    digits = "".join(octets)
+    return any(digits[i:i + 6] in _ASCENDING or digits[i:i + 6] in _ASCENDING[::-1] for i in range(len(digits) - 5))
+
+
+def _personal_v6(value: str) -> bool:
+    """IPv6 names a machine only in the global unicast space 2000::/3 (code shapes such as ``1::2``,
+    ``ff02::1`` multicast, ``dead::beef`` are outside it), and not in the documentation ranges
+    (2001:db8::/32, 3fff::/20) or the old 6bone 3ffe::/16; an IPv4 inside (``::ffff:1.2.3.4``)
+    is judged as that IPv4."""
+    try:
+        ip = ipaddress.IPv6Address(value.split("%", 1)[0].strip("[]"))
+    except ValueError:
+        return False
+    v4 = ip.ipv4_mapped or ("." in value and ip.packed[:12] == bytes(12) and ipaddress.IPv4Address(ip.packed[12:]))
+    if v4:
+        s = str(v4)
+        return is_public_ip(s) and not _example_v4(s) and s not in _SERVICES
+    first = ip.packed[0]
+    if first & 0xE0 != 0x20 or ip.is_multicast or not ip.is_global:
+        return False
+    if len(_HEXSPEAK.findall(value.lower())) >= 2:
+        return False  # 2001:19f0:feee::dead:beef:cafe: made up
+    return not (ip in _DOC_V6 or ip in _6BONE or ip in _DOC_V6_NEW)
+
+
+_HEXSPEAK = re.compile(r"(?<![0-9a-f])(?:dead|beef|cafe|babe|face|feed|f00d|c0de|deaf|fade|b00b|d00d|abcd|1234)(?![0-9a-f])")
+_DOC_V6 = ipaddress.IPv6Network("2001:db8::/32")
+_DOC_V6_NEW = ipaddress.IPv6Network("3fff::/20")
+_6BONE = ipaddress.IPv6Network("3ffe::/16")
+
+
+def personal_ip(text: str, start: int, end: int) -> bool:
+    """Whether the public address ``text[start:end]`` names someone's machine where it is written.
+
+    Not: a piece of a longer dotted number (OIDs, versions), a version or section number after
+    its word ("section 4.2.1.10", "Bump to 1.1.99.1"), an ASN.1 arc (``2.5.29.17``, or any quad
+    starting 0-2 on a line that speaks of OIDs), a public resolver or anycast service
+    (``8.8.8.8``), a made-up example (``_example_v4``), multicast, or IPv6 outside the global
+    unicast space (``_personal_v6``)."""
+    value = text[start:end]
+    if ":" in value:
+        return _personal_v6(value)
+    bare = value.split("/", 1)[0]
+    if _DOTTED_BEFORE.search(text, max(0, start - 2), start) or _DOTTED_AFTER.match(text, end):
+        return False
+    nl = text.rfind("\n", max(0, start - 80), start)
+    line = nl + 1 if nl >= 0 else max(0, start - 80)
+    if _VERSION_BEFORE.search(text, max(line, start - 40), start):
+        return False
+    if bare.startswith(_OID_ARCS) or (bare[0] in "012" and bare[1] == "." and _OID_WORDS.search(text, line, start)):
+        return False
+    if bare in _SERVICES or _example_v4(bare):
+        return False
+    try:
+        ip = ipaddress.IPv4Address(bare)
+    except ValueError:
+        return False
+    return not (ip.is_multicast or ip.is_reserved)

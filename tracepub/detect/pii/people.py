@@ -11,6 +11,7 @@ structure more (a lower-case handle there is still a person).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from tracepub.detect.base import Detector, Trigger
@@ -61,11 +62,29 @@ _TRAILER = re.compile(
 )
 # ``Name <email>`` anywhere (git log --format, AUTHORS, MAINTAINERS, mailmap, package.json author).
 _NAME_EMAIL = re.compile(rf"({_CANDIDATE})[ \t]*<[^<>@\s]+@[^<>\s]+>")
-# Copyright lines and LICENSE headers.
-_COPYRIGHT = re.compile(
-    r"(?i)(?:copyright|\(c\)|©)[ \t]*(?:\(c\)|©)?[ \t]*(?:\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*,?[ \t]+)(?:by[ \t]+)?"
-    rf"({_CANDIDATE})"
-)
+# Copyright lines and license headers: the holder of a published work's rights, not a person to
+# redact (``on_copyright_line``); nothing on such a line is taken for a person or an address.
+COPYRIGHT_LINE = re.compile(r"(?i)copyright|\(c\)|©")
+
+
+_EMAIL_IN = re.compile(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def placeholder_email_in(match_text: str) -> bool:
+    """The match's email is no one's (``checks.not_personal_email``: ``you@example.com``): the
+    name beside it is a placeholder too ("John Smith <john@example.com>" in a docstring)."""
+    from tracepub.detect.pii.checks import not_personal_email
+
+    m = _EMAIL_IN.search(match_text)
+    return m is not None and not_personal_email(match_text, m.start(), m.end())
+
+
+def on_copyright_line(text: str, start: int) -> bool:
+    """A copyright marker before ``start`` on its line (at most 200 characters back)."""
+    nl = text.rfind("\n", max(0, start - 200), start)
+    return COPYRIGHT_LINE.search(text, nl + 1 if nl >= 0 else max(0, start - 200), start) is not None
+
+
 # ``name = "X"`` / ``name: X`` / ``"author": "X"`` in config files (git config, YAML, TOML, JSON).
 _KEYED = re.compile(
     rf"""(?im)(?:{_BOL}[ \t-]*|["'{{,][ \t]*)["']?[ \t]*(name|author|full_?name|display_?name|owner|maintainer|contact(?:_name)?|"""
@@ -100,10 +119,23 @@ _NAME_KEYS = {"name", "author", "full_name", "fullname", "display_name", "displa
               "customer_name", "contributors", "maintainers", "authors", "owner", "committer", "reviewer", "assignee"}
 
 
+# The names docs and tests write for "a person" ("Author: Foo Bar", "John Doe"): no one.
+PLACEHOLDER_NAMES = frozenset({
+    "john doe", "jane doe", "joe bloggs", "fred bloggs", "max mustermann", "erika mustermann", "john q. public",
+    "john q public", "your name", "first last", "firstname lastname", "first name", "last name", "test user",
+    "mario rossi", "jean dupont", "juan perez", "taro yamada", "ivan ivanov", "a. n. other", "some one",
+})  # fmt: skip
+_PLACEHOLDER_WORDS = frozenset({"foo", "bar", "baz", "qux", "quux", "foobar", "lorem", "ipsum", "dolor"})
+
+
 def looks_like_name(text: str, min_tokens: int = 2, strict: bool = True) -> bool:
-    """A person's name: 1-5 words, capitalised (particles aside), no digits, not an org or a bot."""
+    """A person's name: 1-5 words, capitalised (particles aside), no digits, not an org or a bot,
+    not a placeholder ("Foo Bar", "John Doe")."""
     text = text.strip()
     if not text or len(text) > 80 or "[bot]" in text.lower() or any(c.isdigit() for c in text):
+        return False
+    low = text.lower()
+    if low in PLACEHOLDER_NAMES or any(w in _PLACEHOLDER_WORDS for w in low.split()):
         return False
     if any(c in text for c in "/\\:=@{}()[]_|$%&*+#;!?\"`"):
         return False
@@ -203,6 +235,8 @@ class _KeyNames(_Part):
         if key not in _NAME_KEYS or len(text) > 120 or len(text.split(None, 1)) < 2:
             return []
         value = re.sub(r"\s*<[^<>]*>\s*|\s*\([^()]*\)\s*$", "", text).strip()
+        if key in _GENERIC_KEYS and all_common_words(value):
+            return []  # {"name": "Top Devices"}: a label
         if value and looks_like_name(value, 2):
             i = text.find(value)
             return [Span(i, i + len(value), "pii.person", "names:key", 0.85)]
@@ -221,7 +255,10 @@ class _TrailerNames(_Part):
         spans = []
         for m in _TRAILER.finditer(text):
             value = m.group(1).strip()
-            if value and looks_like_name(value, 1, strict=False):
+            # With its <email> (git log, trailers) a lower-case handle is a person; without one
+            # ("author: pydata" in a blog's front matter) only a capitalised full name is.
+            with_email = m.group().rstrip().endswith(">")
+            if value and (looks_like_name(value, 1, strict=False) if with_email else looks_like_name(value, 2)):
                 s = m.start(1) + m.group(1).find(value)
                 spans.append(Span(s, s + len(value), "pii.person", "names:trailer", 0.9))
         return spans
@@ -238,46 +275,90 @@ class _EmailNames(_Part):
         if "<" in text and _NAME_EMAIL_END.search(text) is not None:
             for m in _NAME_EMAIL.finditer(text):
                 cut = _trim(m.group(1), m.start(1))
-                if cut and looks_like_name(text[cut[0]:cut[1]], 1):
+                if placeholder_email_in(m.group()[len(m.group(1)):]):
+                    continue
+                if cut and looks_like_name(text[cut[0]:cut[1]], 1) and not on_copyright_line(text, cut[0]):
                     spans.append(Span(cut[0], cut[1], "pii.person", "names:name-email", 0.9))
         for m in _NEAR_EMAIL.finditer(text) if _NEAR_EMAIL_END.search(text) is not None else ():
             cut = _trim(m.group(1), m.start(1))
-            if cut and looks_like_name(text[cut[0]:cut[1]], 2):
+            if placeholder_email_in(m.group()[len(m.group(1)):]):
+                continue
+            if cut and looks_like_name(text[cut[0]:cut[1]], 2) and not on_copyright_line(text, cut[0]):
                 spans.append(Span(cut[0], cut[1], "pii.person", "names:near-email", 0.8))
         return spans
 
 
-class _CopyrightNames(_Part):
-    trigger = Trigger(literals=("copyright", "(c)", "©"), lines=True)
+# ``name``-like keys that as often hold a product, a label or a test fixture ("Top Devices",
+# "Response Syntax", "Chinese Dinner"): what they hold is a person only with a person's record
+# around it, a field that only people have within two lines (an email, a login, a phone, a
+# chat handle, a birth date, a first or last name).
+_GENERIC_KEYS = frozenset({"name", "display_name", "displayname", "owner", "contact"})
+_PERSON_NEAR = re.compile(
+    r"""(?i)@[\w-]+\.[a-z]{2,}|(?<![a-z])(?:e-?mail|login|user_?name|phone|mobile|slack|github|handle|twitter|telegram"""
+    r"""|discord|dob|birth\w*|ssn|surname|(?:first|last|given|family|middle|nick)_?name|pronouns|gender|salary"""
+    r"""|manager|employee\w*|person)["']?[ \t]*[:=]"""
+)
 
-    def find(self, text: str, leaf: Leaf) -> list[Span]:
-        spans = []
-        for m in _COPYRIGHT.finditer(text):
-            cut = _trim_leading(m.group(1), m.start(1))
-            if cut and looks_like_name(text[cut[0]:cut[1]], 2):
-                spans.append(Span(cut[0], cut[1], "pii.person", "names:copyright", 0.85))
-        return spans
+
+_COMMON_ZIPF = 4.4  # wordfreq's scale: "devices" 4.6, "dinner" 4.8; "whitfield" 2.5, "diego" 4.4
+
+
+@functools.lru_cache(maxsize=65536)
+def _common_word(word: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= _COMMON_ZIPF
+
+
+def all_common_words(value: str) -> bool:
+    """Every word of ``value`` is a common English word: a phrase ("Top Devices", "Chinese Dinner")."""
+    words = value.lower().split()
+    return bool(words) and all(_common_word(w) for w in words)
+
+
+def _person_near(text: str, start: int, end: int) -> bool:
+    """A person-only field within two lines of ``text[start:end]`` (and 400 characters)."""
+    lo, hi = max(0, start - 400), min(len(text), end + 400)
+    a = start
+    for _ in range(3):
+        nl = text.rfind("\n", lo, a - 1) if a > lo else -1
+        a = nl + 1 if nl >= 0 else lo
+    b = end
+    for _ in range(3):
+        nl = text.find("\n", b + 1, hi)
+        b = hi if nl < 0 else nl
+    return _PERSON_NEAR.search(text, a, b) is not None
 
 
 class _KeyedNames(_Part):
-    """``name = "X"``, ``author: X`` in config text (``_KEYED``)."""
+    """``name = "X"``, ``author: X`` in config text (``_KEYED``); under a generic key
+    (``_GENERIC_KEYS``) only with a person's fields around it (``_person_near``, read in the
+    whole string: ``scan_windows``)."""
 
     # The key words; on raw lines, a key word, its separator, then (the value has two words at
     # least) whitespace within the value: ``"name":"Bash"`` in a JSON record is not one.
     trigger = Trigger(literals=_KEY_WORDS, lines=True, line_patterns=(
         rf"""(?:{'|'.join(_KEY_WORDS)})["']?[ \t]*[:=][ \t]*["']?[^"\n<>]{{0,81}}?[ \t]""",))
 
-    def find(self, text: str, leaf: Leaf) -> list[Span]:
+    def find(self, text: str, leaf: Leaf, windows: list[tuple[int, int]] | None = None) -> list[Span]:
         if "=" not in text and ":" not in text:
             return []
         spans = []
-        for m in _KEYED.finditer(text):
-            g = 2 if m.group(2) is not None else 4
-            value = m.group(g).strip()
-            if value and looks_like_name(value, 2):
+        for a, b in windows or [(0, len(text))]:
+            for m in _KEYED.finditer(text, a, b):
+                g = 2 if m.group(2) is not None else 4
+                value = m.group(g).strip()
+                if not value or not looks_like_name(value, 2):
+                    continue
+                key = (m.group(g - 1) or "").lower()
+                if key in _GENERIC_KEYS and not _person_near(text, m.start(), m.end()):
+                    continue
                 s = m.start(g) + m.group(g).find(value)
                 spans.append(Span(s, s + len(value), "pii.person", "names:key", 0.8))
         return spans
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        return self.find(escaped_view(text), leaf, windows)
 
 
 class _ListNames(_Part):
@@ -338,8 +419,8 @@ class _CueNames(_Part):
         return _prose_names(text) if leaf.prose else []
 
 
-_PARTS: tuple[type[_Part], ...] = (_KeyNames, _TrailerNames, _EmailNames, _CopyrightNames, _KeyedNames, _ListNames,
-                                   _BlameNames, _ShortlogNames, _CueNames)
+_PARTS: tuple[type[_Part], ...] = (_KeyNames, _TrailerNames, _EmailNames, _KeyedNames, _ListNames, _BlameNames,
+                                   _ShortlogNames, _CueNames)
 
 
 class StructuredNames(Detector):

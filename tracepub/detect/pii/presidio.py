@@ -1,7 +1,7 @@
 """Personal data: Presidio's recognizers everywhere, NER on prose only, and a few shapes of our own.
 
 Presidio's ``AnalyzerEngine`` runs spaCy on every call, which is what makes a naive loop crawl
-on code-heavy traces. So its pattern recognizers (email, phone via ``phonenumbers``, credit
+on code-heavy traces. So its pattern recognizers (email, credit
 card with Luhn, IBAN with its checksum, US SSN, UK NINO, Spanish NIF, Aadhaar with Verhoeff,
 IP) are called directly, behind cheap character prefilters, with no NLP artifacts, and their
 context words are applied here (a word such as "phone" or "ssn" shortly before a match raises
@@ -9,17 +9,10 @@ its score, as Presidio's context enhancer does). spaCy NER runs only on strings 
 marks as prose, and only when a model is installed; a person found there below
 ``ner_threshold`` is flagged for review (still replaced).
 
-Decisions (what is not personal data):
-- IP addresses that are not globally routable (private, loopback, link-local, CGNAT,
-  documentation ranges such as 203.0.113.0/24) identify no one and are kept.
-- ``git@host`` (SSH remotes), ``noreply@`` / ``no-reply@`` senders and ``[bot]`` addresses are
-  kept; every other email is redacted, ``example.com`` included (fake data in samples is still
-  shaped like real data, and a reviewer can keep it).
-- Street addresses: a house number followed by capitalised words and a street type
-  ("1234 Maple Avenue", "12 Baker Street"), German "...straße 12", French "12 rue ...". City and
-  postal code alone are kept: they identify a place, not a person.
-- Messaging handles only next to their app's name ("Telegram @x", ``slack: "@x"``,
-  "discord x#1234"): a bare ``@name`` is as often a decorator or an npm scope.
+Phones are our own (``phones.py``: a phone's form or context, not any valid digit run).
+What is not personal data (reserved example domains, SSH algorithm names, OIDs and versions,
+resolvers, cards without a card's form or cue...) is decided in ``checks.py`` and
+``network.py``; ARCHITECTURE.md, "Detection: personal data", lists the decisions.
 """
 
 from __future__ import annotations
@@ -30,18 +23,35 @@ import re
 import threading
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.pii.checks import _NOT_PERSONAL_EMAIL, _glued, _not_a_phone, _trim_email, _version_like
+from tracepub.detect.pii import phones as _phones
+from tracepub.detect.pii.checks import (
+    _NOT_PERSONAL_EMAIL,
+    _glued,
+    _trim_email,
+    _version_like,
+    not_personal_email,
+    number_in_place,
+    url_password,
+)
 from tracepub.detect.pii.network import (
     _IP_LINES,
-    _IPV4ISH,
     _IPV6_HINT,
     _PRESIDIO_IPV4,
     _ipv4_finditer,
     _never_global,
     _same_word_chars,
     is_public_ip,
+    personal_ip,
 )
-from tracepub.detect.pii.people import CUES, GREETINGS, SPEECH, looks_like_name, ner_action, ner_score
+from tracepub.detect.pii.people import (
+    CUES,
+    GREETINGS,
+    SPEECH,
+    looks_like_name,
+    ner_action,
+    ner_score,
+    on_copyright_line,
+)
 from tracepub.detect.pii.prose_names import (
     _NAME_LIKE_LABELS,
     NER_MIN_CHARS,
@@ -54,12 +64,10 @@ from tracepub.detect.pii.triggers import (
     _DIGIT_SHAPES,
     _EMAIL_TRIGGER,
     _IBAN_START,
-    _LAST_BREAKER,
     _NINO_END,
     _NINO_HINT,
     _NUMBER_SHAPES,
     _NUMBER_TRIGGERS,
-    _PHONE_CANDIDATE,
     _PHONE_TRIGGER,
     _iban_shapes,
     has_iban_hint,
@@ -84,7 +92,6 @@ _TYPES = {
     "UK_NHS": "pii.national_id",
     "PERSON": "pii.person",
 }
-_DIGITS = re.compile(r"[0-9]")
 _CONTEXT_WINDOW = 48
 _CONTEXT_BOOST = 0.35
 
@@ -130,17 +137,12 @@ class Presidio(Detector):
             IbanRecognizer,
             InAadhaarRecognizer,
             IpRecognizer,
-            PhoneRecognizer,
             UkNinoRecognizer,
             UsSsnRecognizer,
         )
 
         self._email = EmailRecognizer()
-        self._phone = PhoneRecognizer(supported_regions=("US", "GB", "DE", "FR", "IN", "BR", "AU", "CA", "ES", "IT",
-                                                         "NL", "JP"))
-        from tracepub.detect.pii import presidio_fast
-
-        presidio_fast.phone_supports(self._phone)  # its self-check, once, before workers fork
+        _phones.warm()  # the regions' metadata, once, before workers fork
         self._digit_recognizers = [
             CreditCardRecognizer(),
             UsSsnRecognizer(),
@@ -162,7 +164,6 @@ class Presidio(Detector):
         self.ner_model = ner_model_name() if ner else None
         self._nlp = None
         self._lock = threading.Lock()
-        self._phone_memo: dict[str, list[tuple[int, int, float]]] = {}  # text the matcher read -> its results
 
     # -- helpers ---------------------------------------------------------------------------
     def parts(self) -> list[Detector]:
@@ -256,51 +257,6 @@ class Presidio(Detector):
             out.append(Span(r.start, r.end, type_, f"presidio:{r.entity_type}", round(score, 3)))
         return out
 
-    def _phone_analyze(self, text: str) -> list[tuple[int, int, float]]:
-        """The phone recognizer's ``analyze`` as (start, end, score), through ``presidio_fast``
-        (parse-and-verify remembered across regions and windows) when it is Presidio's own."""
-        from tracepub.detect.pii import presidio_fast
-
-        if presidio_fast.phone_supports(self._phone):
-            return presidio_fast.phone_analyze(self._phone, text)
-        return [(r.start, r.end, r.score) for r in self._phone.analyze(text, ["PHONE_NUMBER"], None)]
-
-    def _phones(self, text: str, windows: list[tuple[int, int]] | None = None) -> list[Span]:
-        """``phonenumbers`` scans for every region over the whole text, the slowest step by far on
-        tool output; so it only sees short windows around digit runs that could be a number: the
-        candidate with up to ``_CONTEXT_WINDOW`` characters before it and two after.
-
-        The matcher runs on the part of that window from its last ``_PHONE_BREAKERS`` character
-        before the candidate on (no match holds one, so the matches there are the window's and
-        the earlier ones end before it): fewer numbers to try in the context ("[29/Nov/2026:10:23:26
-        +0000] "GET /x" 200 3556"), and the same part again under another context is a memo hit.
-        Context words are still read in the window (``_spans``)."""
-        out: list[Span] = []
-        for w0, w1 in windows or [(0, len(text))]:
-            for m in _PHONE_CANDIDATE.finditer(text, w0, w1):
-                a, b = m.span()
-                g = m.group()
-                if _IPV4ISH.match(g) or len(_DIGITS.findall(g)) < 7:  # in logs: IPs (the cheaper test first)
-                    continue
-                a0, b0 = max(0, a - _CONTEXT_WINDOW), min(len(text), b + 2)
-                cut = _LAST_BREAKER.match(text, a0, a)
-                c0 = cut.end() - 1 if cut else a0
-                part = text[c0:b0]
-                found = self._phone_memo.get(part)  # phonenumbers reads it once per region: milliseconds
-                if found is None:
-                    found = self._phone_analyze(part)
-                    if len(self._phone_memo) >= 4096:
-                        self._phone_memo.clear()
-                    self._phone_memo[part] = found
-                # A match in the context part belongs to another candidate.
-                mine = [_Result("PHONE_NUMBER", s + c0 - a0, e + c0 - a0, score) for s, e, score in found
-                        if s + c0 < b and e + c0 > a]
-                for s in self._spans(text[a0:b0], mine, self._phone.context, 0.4):
-                    s = Span(s.start + a0, s.end + a0, s.type, s.detector, s.confidence, s.action)
-                    if not _not_a_phone(text, s):
-                        out.append(s)
-        return out
-
     def _ner(self):
         if self._nlp is None and self.ner_model:
             with self._lock:
@@ -329,7 +285,11 @@ class Presidio(Detector):
         if "@" in text:
             for s in self._spans(text, self._on_lines(self._email, text, ["EMAIL_ADDRESS"], _AT_LINES)):
                 s = _trim_email(text, s)
-                if s is not None and not _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
+                if s is None or _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
+                    continue
+                if url_password(text, s.start):
+                    continue  # scheme://user:PASSWORD@host: a URL password (the secret rules' url-password), no address
+                if not not_personal_email(text, s.start, s.end) and not on_copyright_line(text, s.start):
                     spans.append(s)
         return spans
 
@@ -340,7 +300,7 @@ class Presidio(Detector):
         whole text."""
         whole = [(0, len(text))]
         wins = windows or whole
-        spans = self._phones(text, windows) if phones else []
+        spans = _phones.find(text, windows) if phones else []
         joined, starts = _joined(text, wins)
         # Each recognizer's matches hold its digit shape (folded: ASCII digits as 0); Presidio's
         # card pattern reads any digit, so text with other characters goes through.
@@ -349,7 +309,8 @@ class Presidio(Detector):
         for rec, lines in zip(self._digit_recognizers, by_shape, strict=True):
             if lines:
                 found = self._in_windows(rec, text, lines)
-                spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)]
+                spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)
+                          and number_in_place(text, s.start, s.end, s.detector.partition(":")[2])]
         # Only the thresholds 7 and 8 matter, and only for IPs and IBANs: a search, not a count.
         ndigits: int | None = None
 
@@ -361,7 +322,8 @@ class Presidio(Detector):
 
         if any(_IP_LINES.search(text, a, b) for a, b in wins) and digits() >= 7:
             for s in self._spans(text, self._ips(text, windows, public_only=True)):
-                if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start):
+                if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start) \
+                        and personal_ip(text, s.start, s.end):
                     spans.append(s)
         if _NINO_END.search(joined) and _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
             found = _shifted(self._analyze(self._nino, joined, ["UK_NINO"]), wins, starts)
@@ -431,8 +393,7 @@ class _Emails(Detector):
 
 
 class _Phones(Detector):
-    """phonenumbers (Presidio's phone recognizer) on the lines that can hold a phone candidate
-    with seven digits; context words are read around it in the whole string (``scan_windows``).
+    """Phone numbers (``phones.py``) on the lines that can hold a candidate with seven digits.
     Registered right before ``_Numbers``: the engine lists their spans in the order
     ``Presidio.numbers`` does."""
 
@@ -444,10 +405,10 @@ class _Phones(Detector):
         self._presidio = presidio
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return self._presidio._phones(escaped_view(text))
+        return _phones.find(escaped_view(text))
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
-        return self._presidio._phones(escaped_view(text), windows)
+        return _phones.find(escaped_view(text), windows)
 
 
 class _Numbers(Detector):

@@ -13,18 +13,6 @@ import re
 _PHONE_CANDIDATE = re.compile(r"(?=[+(0-9])(?<![\w.+/-])\+?\(?[0-9][0-9 \t().-]{5,22}[0-9](?![\w-]|\.\d)")
 
 
-# Characters that no match of ``phonenumbers``' candidate pattern (``phonenumbermatcher._PATTERN``:
-# digits, brackets, plus signs, its punctuation, the extension words "ext", "extension", "anexo",
-# "int", "x", "#" and their separators) can hold, whatever the case; checked against that
-# pattern by the tests. The matcher reads the text left to right and looks one character before
-# a candidate: from the last of these before a phone candidate on, it finds what it finds in a
-# longer window (``Presidio._phones``).
-_PHONE_BREAKERS = "\n\"'`|<>{}@_&!?$%*^\\bcdfghjklmpqruvwyzBCDFGHJKLMPQRUVWYZ"
-
-
-_LAST_BREAKER = re.compile(rf"(?s:.*)[{re.escape(_PHONE_BREAKERS)}]")
-
-
 _NINO_HINT = re.compile(r"(?=[A-CEGHJ-PR-TW-Z])\b[A-CEGHJ-PR-TW-Z]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[A-D]\b")
 
 

@@ -1,0 +1,279 @@
+"""National identity numbers of more countries, each with the check its issuer defines.
+
+Presidio's own recognizers cover US SSN, UK NINO, Spanish NIF and Aadhaar (``presidio.py``). These
+are the ones its other country packs know, decided here with their checksums:
+
+- taken on their shape and check alone (the shape is rare in code, the check strong): the
+  Singapore NRIC/FIN (``S1234567D``, check letter), the Italian codice fiscale (16 characters,
+  check letter), the Finnish HETU (``131052-308T``, a date, a century sign and a check
+  character), the Spanish NIE (``X1234567L``), the Canadian SIN written ``123-456-782`` (Luhn),
+  the Korean RRN (``860824-1234568``, a date and a check digit) and the French NIR written in
+  its groups (``1 85 05 78 006 084 36``, a key mod 97);
+- taken only after their name on the line (``SIN``, ``TFN``, ``PESEL``, ``personnummer``,
+  ``TC kimlik``, ``NHS``, ``Steuer-ID``, ``ID number``), because bare digits with a one-in-ten or
+  one-in-eleven check are as often any number: the SIN as 9 digits or ``123 456 782``, the
+  Australian TFN, the Polish PESEL (also a valid birth date), the Swedish personnummer (a date and
+  Luhn), the Turkish TCKN, the South African ID (a date and Luhn), the NHS number, the German
+  tax id, and the NIR as 15 bare digits.
+
+Business numbers (the Australian ABN and ACN, VAT ids) name companies and are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.text import escaped_view
+from tracepub.model import Leaf, Span
+
+
+def luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        n = int(ch)
+        if i % 2:
+            n = n * 2 - 9 if n > 4 else n * 2
+        total += n
+    return total % 10 == 0
+
+
+def _date_ok(yy: str, mm: str, dd: str) -> bool:
+    return 1 <= int(mm) <= 12 and 1 <= int(dd) <= 31
+
+
+def _sg_nric(v: str) -> bool:
+    weights = (2, 7, 6, 5, 4, 3, 2)
+    total = sum(int(d) * w for d, w in zip(v[1:8], weights, strict=True)) + (4 if v[0] in "TG" else 0)
+    table = "JZIHGFEDCBA" if v[0] in "ST" else "XWUTRQPNMLK"
+    return table[total % 11] == v[8]
+
+
+_CF_ODD = dict(
+    zip(
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        (
+            1,
+            0,
+            5,
+            7,
+            9,
+            13,
+            15,
+            17,
+            19,
+            21,
+            1,
+            0,
+            5,
+            7,
+            9,
+            13,
+            15,
+            17,
+            19,
+            21,
+            2,
+            4,
+            18,
+            20,
+            11,
+            3,
+            6,
+            8,
+            12,
+            14,
+            16,
+            10,
+            22,
+            25,
+            24,
+            23,
+        ),
+        strict=True,
+    )
+)
+
+
+def _it_fiscal(v: str) -> bool:
+    total = 0
+    for i, ch in enumerate(v[:15]):
+        total += _CF_ODD[ch] if i % 2 == 0 else (int(ch) if ch.isdigit() else ord(ch) - 65)
+    return chr(65 + total % 26) == v[15]
+
+
+def _fi_hetu(m: re.Match) -> bool:
+    return (
+        _date_ok(m["y"], m["m"], m["d"])
+        and "0123456789ABCDEFHJKLMNPRSTUVWXY"[int(m["d"] + m["m"] + m["y"] + m["n"]) % 31] == m["c"]
+    )
+
+
+def _es_nie(v: str) -> bool:
+    v = v.replace("-", "")
+    num = int("XYZ".index(v[0]).__str__() + v[1:8])
+    return "TRWAGMYFPDXBNJZSQVHLCKE"[num % 23] == v[8]
+
+
+def _kr_rrn(v: str) -> bool:
+    d = v.replace("-", "")
+    if not _date_ok(d[0:2], d[2:4], d[4:6]):
+        return False
+    total = sum(int(c) * w for c, w in zip(d[:12], (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5), strict=True))
+    return (11 - total % 11) % 10 == int(d[12])
+
+
+def _fr_nir(v: str) -> bool:
+    d = v.replace(" ", "")
+    if not d.isdigit() or len(d) != 15:
+        return False
+    return 97 - int(d[:13]) % 97 == int(d[13:])
+
+
+def _pl_pesel(d: str) -> bool:
+    month = int(d[2:4]) % 20
+    if not (1 <= month <= 12 and 1 <= int(d[4:6]) <= 31):
+        return False
+    total = sum(int(c) * w for c, w in zip(d[:10], (1, 3, 7, 9, 1, 3, 7, 9, 1, 3), strict=True))
+    return (10 - total % 10) % 10 == int(d[10])
+
+
+def _au_tfn(d: str) -> bool:
+    weights = (1, 4, 3, 7, 5, 8, 6, 9, 10) if len(d) == 9 else (10, 7, 8, 4, 6, 3, 5, 1)
+    return sum(int(c) * w for c, w in zip(d, weights, strict=True)) % 11 == 0
+
+
+def _se_pnr(d: str) -> bool:
+    d = d[-10:]
+    return _date_ok(d[0:2], d[2:4], d[4:6]) and luhn(d)
+
+
+def _tr_tckn(d: str) -> bool:
+    if d[0] == "0":
+        return False
+    n = [int(c) for c in d]
+    return (sum(n[0:9:2]) * 7 - sum(n[1:8:2])) % 10 == n[9] and sum(n[:10]) % 10 == n[10]
+
+
+def _za_id(d: str) -> bool:
+    return _date_ok(d[0:2], d[2:4], d[4:6]) and luhn(d)
+
+
+def _uk_nhs(d: str) -> bool:
+    total = sum(int(c) * w for c, w in zip(d[:9], range(10, 1, -1), strict=True))
+    check = 11 - total % 11
+    return check != 10 and (check % 11) == int(d[9])
+
+
+def _de_taxid(d: str) -> bool:
+    if d[0] == "0":
+        return False
+    product = 10
+    for c in d[:10]:
+        s = (int(c) + product) % 10 or 10
+        product = 2 * s % 11
+    return (11 - product) % 10 == int(d[10])
+
+
+_B = r"(?<![\w.-])"  # not glued to a longer token
+_E = r"(?![\w-]|[.,][0-9])"
+
+# Shapes taken on their check alone.
+_STRONG = re.compile(
+    rf"{_B}(?P<sg>[STFG][0-9]{{7}}[A-Z]){_E}"
+    rf"|{_B}(?P<fi>(?P<d>0[1-9]|[12][0-9]|3[01])(?P<m>0[1-9]|1[0-2])(?P<y>[0-9]{{2}})[-+A-FU-Y](?P<n>[0-9]{{3}})"
+    rf"(?P<c>[0-9A-FHJ-NPR-Y])){_E}"
+    rf"|{_B}(?P<nie>[XYZ]-?[0-9]{{7}}-?[A-Z]){_E}"
+    rf"|{_B}(?P<sin>[1-79][0-9]{{2}}-[0-9]{{3}}-[0-9]{{3}}){_E}"
+    rf"|{_B}(?P<rrn>[0-9]{{6}}-[1-8][0-9]{{6}}){_E}"
+    rf"|{_B}(?P<nir>[12] [0-9]{{2}} (?:0[1-9]|1[0-2]|[2-9][0-9]) [0-9]{{2}} [0-9]{{3}} [0-9]{{3}} [0-9]{{2}}){_E}"
+)
+_STRONG_CHECKS = {
+    "sg": _sg_nric,
+    "nie": _es_nie,
+    "sin": lambda v: luhn(v.replace("-", "")),
+    "rrn": _kr_rrn,
+    "nir": _fr_nir,
+}
+# What every ``_STRONG`` match holds, folded (digits as 0, lower case): the trigger's shapes. They
+# are rare words (a letter of a few, seven digits; six digits and a century sign...), so that the
+# prefilter's automaton does not report every run of digits.
+_STRONG_SHAPES = (
+    *(c + "0000000" for c in "stfgxyz"),
+    *(c + "-0000000" for c in "xyz"),
+    *("000000" + c + "000" for c in "-+abcdefuvwxy"),
+    "000-000-000",
+    "000000-0000000",
+    "0 00 00 00 000 000 00",
+)
+
+
+def _digits(check):
+    return lambda v: check(re.sub(r"[^0-9]", "", v))
+
+
+# Numbers taken after their name: (name regex, number regex, check on the matched number).
+_NAMED = (
+    (r"sin|social insurance(?: number)?|nas|num[ée]ro d'assurance sociale|assurance sociale",
+     r"[1-79][0-9]{2}([- ]?)[0-9]{3}\1[0-9]{3}", _digits(luhn)),
+    (r"codice fiscale|c\.f\.|cf|fiscal code|tax code",  # (a check letter, but its shape is any 16 letters+digits)
+     r"[A-Z]{6}[0-9]{2}[ABCDEHLMPRST][0-9]{2}[A-Z][0-9]{3}[A-Z]", _it_fiscal),
+    (r"tfn|tax file(?: number)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{2,3}", _digits(_au_tfn)),
+    (r"pesel", r"[0-9]{11}", _digits(_pl_pesel)),
+    (r"personnummer|personnr|person number", r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
+    (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
+    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number", r"[0-9]{13}", _digits(_za_id)),
+    (r"nhs(?: number| no)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{4}", _digits(_uk_nhs)),
+    (r"steuer-?id|steueridentifikationsnummer|idnr|identifikationsnummer",
+     r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}", _digits(_de_taxid)),
+    (r"nir|s[ée]curit[ée] sociale|num[ée]ro de s[ée]cu|insee",
+     r"[12][0-9]{12}[0-9]{2}|[12](?: [0-9]{2}){3} [0-9]{3} [0-9]{3} [0-9]{2}", _fr_nir),
+)  # fmt: skip
+_NAMED_RX = [(re.compile(rf"{_B}(?:{num}){_E}"), check) for _, num, check in _NAMED]
+# All the names in one pass (group ``n<i>``: which one).
+_NAMES = re.compile(
+    "(?i)(?<![a-z])(?:"
+    + "|".join(f"(?P<n{i}>{name})" for i, (name, _, _) in enumerate(_NAMED))
+    + ")(?![a-z])"
+)
+_NAME_REACH = 40  # the name shortly before the number, on its line
+
+
+def national_ids(text: str) -> list[Span]:
+    from tracepub.detect.text import folded
+
+    out: list[Span] = []
+    f = folded(text)
+    for m in _STRONG.finditer(text) if any(s in f for s in _STRONG_SHAPES) else ():
+        g = next(k for k in ("sg", "fi", "nie", "sin", "rrn", "nir") if m.group(k))
+        value = m.group(g)
+        ok = _fi_hetu(m) if g == "fi" else _STRONG_CHECKS[g](value)
+        if ok:
+            out.append(Span(m.start(g), m.end(g), "pii.national_id", f"national-ids:{g}", 0.85))
+    for n in _NAMES.finditer(text):
+        num_rx, check = _NAMED_RX[int((n.lastgroup or "n0")[1:])]
+        m = num_rx.search(text, n.end(), min(len(text), n.end() + _NAME_REACH))
+        if m is None or "\n" in text[n.end() : m.start()]:
+            continue
+        if check(m.group()):
+            out.append(Span(m.start(), m.end(), "pii.national_id", "national-ids:named", 0.8))
+    return out
+
+
+class NationalIds(Detector):
+    name = "national-ids"
+    context_free = True
+    # The names (as literals; the short ones with what can follow them) and the strong shapes.
+    trigger = Trigger(
+        literals=("social insurance", "assurance sociale", "tax file", "pesel", "personnummer", "personnr",
+                  "person number", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
+                  "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
+                  "codice fiscale", "c.f.", "fiscal code", "tax code",
+                  *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
+                                                                                            '"', "'", ")"))),
+        shapes=_STRONG_SHAPES,
+        lines=True,
+    )  # fmt: skip
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return national_ids(escaped_view(text))
