@@ -87,6 +87,9 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     if cfg.high_confidence_only:
         return detectors
     detectors.append(HomePaths())
+    from tracepub.detect.places import IdentityPlaces, KeyedAccounts
+
+    detectors += [IdentityPlaces(cfg.identity), KeyedAccounts(cfg.identity)]  # prompts, ls/ps/id columns, ...
     from tracepub.detect.secrets.entropy import ContextEntropy
 
     detectors.append(ContextEntropy())

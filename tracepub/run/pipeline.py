@@ -55,6 +55,7 @@ from tracepub.review import decisions
 from tracepub.run import incremental
 from tracepub.selection import select as selection
 from tracepub.selection.deny import Denied, DenyMatcher
+from tracepub.sources import harvest
 from tracepub.sources.discover import default_sources, discover
 from tracepub.walk.walker import dumps_like_bytes
 
@@ -407,6 +408,7 @@ def _run(opts: RunOptions) -> RunSummary:
     shutil.rmtree(review / "dropped", ignore_errors=True)  # sessions.drop_session's stash: stale now
     plan = selection.plan(disc.units, opts.selection, decisions.load(out).dropped_sessions, deny)
     units = plan.units
+    opts = harvest.with_learned(opts, units)  # the owners the sessions' working folders name
 
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect)), namer, opts.keep_ids)
     path_found: list[Found] = []
