@@ -41,6 +41,7 @@ from tracepub.detect.identity import (
     USERISH,
     ExactValues,
     accept,
+    accounts_of,
     guarded,
     name_forms,
     value_mode,
@@ -186,10 +187,11 @@ def merge(parts: Iterable[Found]) -> Found:
 
 def forms(value: str) -> set[bytes]:
     """How a value can appear in a written file: as is, JSON-escaped (with and without ASCII
-    escapes), and escaped twice (JSON inside a JSON string); lower case (the scan folds case)."""
+    escapes), and escaped twice (JSON inside a JSON string); lower case (the scan folds case:
+    ASCII only, so a value's upper-case and capitalised forms are listed too: ÞÓRSSON)."""
     out = set()
     low = value.lower()
-    for v in (low, value):
+    for v in dict.fromkeys((low, value, value.upper(), value.title())):  # bytes.lower() folds ASCII only
         once = json.dumps(v, ensure_ascii=False)[1:-1]
         ascii_once = json.dumps(v)[1:-1]
         for f in (v, once, ascii_once, json.dumps(once, ensure_ascii=False)[1:-1], json.dumps(ascii_once)[1:-1]):
@@ -205,13 +207,30 @@ _PLACE_BEFORE = (":", "github.com/", "gitlab.com/", "bitbucket.org/")
 _GREETINGS = ("thanks", "thank you", "thx", "cheers", "hi", "hey", "hello", "dear", "cc", "ping")
 
 
-def scan_forms(value: str, type_: str) -> set[str]:
+def linked_people(found: Found, own: dict[str, str] | None = None) -> set[str]:
+    """The people among the found values whose other forms are looked for too (``Last, First``,
+    ``F. Last``, the first name next to a greeting): the user, and the people whose name gives an
+    account name the traces show (``Bo Jensen`` and ``bo`` in ``ls -l``, or ``bo.jensen@…``), that
+    is, people working on these machines. Anyone else's name (a package's author) is looked for
+    as written: "Hello World" and "Thanks, John" in public text are not those people."""
+    types = {**{v: t for v, t in (own or {}).items()}, **{v: t for v, (t, _) in found.items()}}
+    accounts = {v.lower() for v, t in types.items() if t in USERISH}
+    accounts |= {v.partition("@")[0].lower() for v, t in types.items() if t.endswith(".email")}
+    return {v for v, (t, _) in found.items() if t in NAMES and (t.startswith("identity.") or accounts_of(v) & accounts)}
+
+
+def scan_forms(value: str, type_: str, linked: bool = False) -> set[str]:
     """The texts whose presence in a file means ``value`` may be there to redact: the value, or
-    for a guarded account name its identity-place forms, for a first name its greeting and
-    sign-off forms; with a full name's other forms."""
+    for a guarded account name its identity-place forms; for a person ``linked_people`` holds,
+    also the last name (the first pass may have redacted the first name, the user's username,
+    out of "Þórsson, Eyvindur": the second pass reads the source again) and the first name's
+    greeting and sign-off forms."""
     out = set()
-    for v, mode in [(value, FoundValues.mode_of(value, type_)),
-                    *(name_forms(value.strip()) if type_ in NAMES else ())]:
+    forms = name_forms(value.strip()) if type_ in NAMES and linked else []
+    if forms:
+        words = value.split()
+        out.update((" ".join(words[1:]), words[-1]))
+    for v, mode in [(value, FoundValues.mode_of(value, type_)), *forms]:
         if mode == PLACE:
             out.update(v + a for a in _PLACE_AFTER)
             out.update(b + v for b in _PLACE_BEFORE)
@@ -232,9 +251,13 @@ class Scanner:
 
     BLOCK = 8 << 20
 
-    def __init__(self, values: Found | Iterable[str]):
-        texts = ({f for v, (t, _) in values.items() for f in scan_forms(v, t)} if isinstance(values, dict)
-                 else set(values))
+    def __init__(self, values: Found | Iterable[str], own: dict[str, str] | None = None):
+        """``own``: the user's own values (``DetectConfig.identity``): their accounts link people."""
+        if isinstance(values, dict):
+            linked = linked_people(values, own)
+            texts = {f for v, (t, _) in values.items() for f in scan_forms(v, t, v in linked)}
+        else:
+            texts = set(values)
         words = sorted({f for v in texts for f in forms(v)})
         self._longest = max((len(w) for w in words), default=0)
         self._auto = ahocorasick_rs.BytesAhoCorasick(words) if words else None
@@ -263,13 +286,18 @@ class FoundValues(ExactValues):
 
     high_confidence = False
 
-    def __init__(self, found: Found):
+    def __init__(self, found: Found, own: dict[str, str] | None = None):
+        """``own``: the user's own values (``DetectConfig.identity``): their accounts link people too."""
+        self._linked = linked_people(found, own)
         super().__init__({v: t for v, (t, _) in found.items()}, name=DETECTOR)
         self._review = {v.lower() for v, (_, a) in found.items() if a == REVIEW}
 
     @staticmethod
     def bounded(type_: str) -> bool:
         return not unbounded(type_)
+
+    def formable(self, value: str, type_: str) -> bool:
+        return value in self._linked
 
     @staticmethod
     def mode_of(value: str, type_: str) -> int:

@@ -36,8 +36,9 @@ _BOUNDED = {"identity.username", "identity.name", "identity.hostname", "custom.t
 # Account and host names (their guard and places), and person names (their forms).
 USERISH = frozenset({"identity.username", "identity.hostname", "pii.username", "pii.hostname"})
 NAMES = frozenset({"identity.name", "pii.person"})
-# How an occurrence of a value counts (``ExactValues.mode``).
-ANY, WORD, COMPOUND, PLACE, CUE = range(5)
+# How an occurrence of a value counts (``ExactValues.mode``); FORM: a name's other form, between word
+# boundaries with its words capitalised ("Holt, Maren", "M. Holt"; not "bar, foo" in code).
+ANY, WORD, COMPOUND, PLACE, CUE, FORM = range(6)
 # An account name at least this frequent as an English word (wordfreq's Zipf scale: 3 is once per
 # million words) is guarded: the user's own ("grant" 4.7, "hope" 5.4; "devin" 3.3 is not), anyone
 # else's from a lower frequency on ("glyph" 2.7, "deva" 2.7; "maren" 2.4 and "okonkwo" 1.9 are not).
@@ -89,9 +90,29 @@ def name_forms(name: str) -> list[tuple[str, int]]:
         return []
     first = words[0]
     lasts = dict.fromkeys((" ".join(words[1:]), words[-1]))
-    out = [(f, WORD) for last in lasts for f in (f"{last}, {first}", f"{first[0]}. {last}")]
+    out = [(f, FORM) for last in lasts for f in (f"{last}, {first}", f"{first[0]}. {last}")]
     if len(first) >= 2:
         out.append((first, CUE))
+    return out
+
+
+_FOLD = str.maketrans({"þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ß": "ss"})
+
+
+def _ascii(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_FOLD)) if c.isascii() and c.isalnum()).lower()
+
+
+def accounts_of(name: str) -> set[str]:
+    """The account names people make from a full name (``mholt``, ``maren.holt``, ``marenh``, ...):
+    a person whose name gives one the traces show as an account is someone working there."""
+    words = [w for w in (_ascii(w) for w in name.split()) if w]
+    if len(words) < 2:
+        return set()
+    f, last, lw = words[0], "".join(words[1:]), words[-1]
+    out = {f}
+    for ln in {last, lw}:
+        out |= {ln, f + ln, f[0] + ln, f"{f}.{ln}", f"{f}_{ln}", f"{f}-{ln}", f"{f[0]}.{ln}", ln + f, ln + f[0]}
     return out
 
 
@@ -140,7 +161,7 @@ class ExactValues(Detector):
             if value and value.strip():
                 self._add(value, type_, self.mode(value, type_))
         for value, type_ in values.items():  # a name's other forms
-            if type_ in NAMES and value.strip():
+            if type_ in NAMES and value.strip() and self.formable(value, type_):
                 for form, mode in name_forms(value.strip()):
                     self._add(form, type_, mode)
         self._ready = bool(self._types)
@@ -163,6 +184,10 @@ class ExactValues(Detector):
         else:
             self._by_word[low] = (kind, *kinds)
             self._types[low] = type_
+
+    def formable(self, value: str, type_: str) -> bool:
+        """Whether a name's other forms are looked for too (the user's own: always)."""
+        return True
 
     def mode(self, value: str, type_: str) -> int:
         """How an occurrence of this value counts (the module's docstring)."""
@@ -230,6 +255,10 @@ def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
                 (e == n or not _is_word(view[e])):
             return True
         return userish and in_place(text, view, s, e, own)
+    if mode == FORM:
+        n = len(view)
+        return ((s == 0 or not _is_word(view[s - 1])) and (e == n or not _is_word(view[e]))
+                and all(w[:1].isupper() for w in view[s:e].split()))
     if mode == COMPOUND:
         return compound_bounded(view, s, e, hexish) or in_place(text, view, s, e, True)
     if mode == PLACE:

@@ -8,8 +8,6 @@ username is its place, and traces have a handful of places that hold nothing els
   (``ssh-ed25519 AAAA… u@host``), an ssh/scp target (``ssh u@host``);
 - ``id`` output (``uid=1000(u) gid=1000(u) groups=1000(u),27(sudo)``), the owner and group
   columns of ``ls -l``, the USER column of ``ps aux``;
-- ``"owner": "u"``, ``"username": "u"``, ``login: u`` (JSON in text, YAML, and JSON leaves under
-  those keys);
 - ``uname -a``'s host (``Linux u-laptop 6.8.0-45-generic …``).
 
 ``IdentityPlaces`` finds any account name in them (not only known ones): the owner's (the
@@ -21,7 +19,8 @@ generic names (``root``, ``www-data``, ``staff``, ``ubuntu``) are not personal a
 elsewhere in the dataset) occurs at ``[s, e)``: is that an identity place? Besides the ones
 above, for a known value: a line or a table cell that holds the value alone (``whoami``
 output, ``| JO |``), possibly with a compound suffix (``jo2``, ``jo-MacBook-Air.local``,
-``jo_dev``); a path component (``/mnt/backup/jo.backup``, ``…:5432/jo_dev``, ``%2Fjo%2F``,
+``jo_dev``); ``"owner": "jo"``, ``"username": "jo"`` (for a known value only: test fixtures and
+package metadata fill these keys with made-up and public names); a path component (``/mnt/backup/jo.backup``, ``…:5432/jo_dev``, ``%2Fjo%2F``,
 ``~jo``); a code-host handle, where the name may be glued to a word (``github.com:jofork/``,
 when "fork" is a word and "jofork" is not); ``u@`` of a user@host; and for a first name, a
 greeting or a sign-off ("Thanks, Maren", "Maren here.", "— Maren").
@@ -88,13 +87,6 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
     (re.compile(rf"{_BOL}(?P<u>{_NAME}\+?)[ \t]+\d+[ \t]+\d+\.\d[ \t]+\d+\.\d[ \t]+\d+[ \t]+\d+[ \t]", re.M), (".",)),
     # uname -a
     (re.compile(rf"{_BOL}(?:Linux|Darwin|FreeBSD)[ \t]+(?P<h>{_HOST})[ \t]+\d+\.\d+", re.M), ("Linux", "Darwin", "FreeBSD")),
-    # "owner": "u" (JSON inside text), owner: u (YAML)
-    (re.compile(rf"{_Q}(?:owner|user|username|user_name|login){_Q}:[ \t]*{_Q}(?P<u>[A-Za-z0-9][\w.-]{{0,38}})\\*\"",
-                re.I),
-     ("owner", "user", "login", "Owner", "User", "Login", "OWNER", "USER", "LOGIN")),
-    (re.compile(rf"{_BOL}(?:owner|username|login)[ \t]*:[ \t]*[\"']?(?P<u>[A-Za-z0-9][\w.-]{{0,38}})[\"']?[ \t]*$",
-                re.I | re.M),
-     ("owner", "user", "login", "Owner", "User", "Login", "OWNER", "USER", "LOGIN")),
 ]
 # Where one of the places above can be: the detector's trigger (folded text: lower case, digits 0;
 # escape-safe: no anchors, and what follows a quote may be a backslash or a space).
@@ -104,13 +96,9 @@ _TRIGGER_FOLDED = (
     r"(?:ssh|scp|sftp|rsync|mosh)[ \t][^|;&]{0,200}?@",
     r"uid=0+\(",
     r"0+[ \t]+0+\.0[ \t]+0+\.0[ \t]+0+[ \t]+0+[ \t]",
-    r"owner\\*\"[ \t]*:", r"user(?:_?name)?\\*\"[ \t]*:", r"login\\*\"[ \t]*:",
-    r"owner[ \t]*:[ \t]*[\"']?[a-z0-9]", r"username[ \t]*:[ \t]*[\"']?[a-z0-9]", r"login[ \t]*:[ \t]*[\"']?[a-z0-9]",
 )
 _TRIGGER_LITERALS = ("rw-", "rwx", "r-x", "r--", "rws", "r-s", "linux ", "linux\t", "darwin ", "darwin\t",
                      "freebsd ", "freebsd\t")
-# JSON leaves under these keys hold an account name.
-ACCOUNT_KEYS = ("owner", "user", "username", "user_name", "login")
 
 
 def account(name: str) -> bool:
@@ -203,30 +191,6 @@ def _inside(text: str, word: str) -> bool:
     return False
 
 
-class KeyedAccounts(Detector):
-    """A JSON leaf under ``owner``/``user``/``username``/``login`` that is an account name (the
-    whole string): ``{"owner": "jo"}``. A common word there (``"user": "string"``) is kept unless
-    the value is known (then ``in_place`` finds it)."""
-
-    name = "identity-places:key"
-    trigger = Trigger(keys=ACCOUNT_KEYS)
-    _SHAPE = re.compile(r"[A-Za-z0-9][\w.-]{1,38}")
-
-    def __init__(self, identity: dict[str, str] | None = None):
-        self._types = IdentityPlaces(identity)
-
-    def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        if leaf.key is None or leaf.key.lower() not in ACCOUNT_KEYS:
-            return []
-        value = text.strip()
-        if not self._SHAPE.fullmatch(value) or not account(value) or value.count(".") > 1:  # not a domain
-            return []
-        if value.isalpha() and zipf(value.lower()) >= 3.3 and value.lower() not in self._types._owners:
-            return []
-        start = text.index(value)
-        return [Span(start, start + len(value), self._types.user_type(value), self.name, 0.85)]
-
-
 # -- known values: is this occurrence in an identity place? ------------------------------------------
 # What a compound adds after a name: digits (jo2) or a separator and more (jo_dev, jo.backup, jo-laptop).
 _SUFFIX = re.compile(r"\d+(?![A-Za-z])|[-_.][A-Za-z0-9][\w.-]*")
@@ -237,7 +201,7 @@ _CODE_EXT = re.compile(
     r"\.(?:c|h|cc|cpp|hpp|py|pyi|pyx|js|mjs|cjs|ts|tsx|jsx|rs|go|java|kt|rb|php|cs|swift|m|mm|scala|"
     r"sh|pl|lua|r|md|rst|txt|html?|css|scss|json|ya?ml|toml|xml|ini|cfg|in|svg|png|jpe?g|gif)$", re.I)
 _HANDLE_LEFT = re.compile(r"(?:(?:github|gitlab|bitbucket|codeberg)\.(?:com|org)[/:]|@[\w.-]+:)$", re.I)
-_KEY_LEFT = re.compile(r"(?:owner|user|username|user_name|login)\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?$", re.I)
+_KEY_LEFT = re.compile(r"(?:owner|user|username|user_name|login)\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?[ \t]*$", re.I)
 _USER_AT = re.compile(rf"@{_HOST}")
 _PCT_SEP = ("%2F", "%2f", "%5C", "%5c")
 # A home folder's name: /home/u, /Users/u, C:\Users\u, -home-u- (harness folder names), %2Fhome%2Fu.
@@ -279,7 +243,8 @@ def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
 
 
 def _glued_handle(view: str, s: int, e: int, n: int) -> bool:
-    """``github.com:jofork/``: a handle starting with the name and a word, not itself a word."""
+    """``github.com:jofork/``: a handle starting with the name and a word, the two together not a
+    word (``markdown-it``, ``joyent`` are kept)."""
     if not _HANDLE_LEFT.search(view, max(0, s - 80), s):
         return False
     j = e
@@ -287,8 +252,8 @@ def _glued_handle(view: str, s: int, e: int, n: int) -> bool:
         j += 1
     rest = view[e:j].lower()
     word = rest.rstrip("0123456789")
-    return (len(word) >= 3 and word.isalpha() and zipf(word) >= 3.0
-            and zipf(view[s:j].lower().rstrip("0123456789")) < 2.5)
+    whole = view[s : e + len(word)].lower()
+    return len(word) >= 3 and word.isalpha() and zipf(word) >= 3.0 and zipf(whole) < 1.0
 
 
 # A first name alone counts next to a greeting or a sign-off.

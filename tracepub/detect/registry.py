@@ -71,7 +71,7 @@ def _base_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     if found:
         from tracepub.detect.found import FoundValues
 
-        detectors.append(FoundValues(found))
+        detectors.append(FoundValues(found, cfg.identity))
     if cfg.add_regexes:
         detectors.append(RegexValues(cfg.add_regexes))
     # publish's re-scan keeps only rules precise enough to refuse an upload (patterns.HIGH_CONFIDENCE)
@@ -87,9 +87,9 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     if cfg.high_confidence_only:
         return detectors
     detectors.append(HomePaths())
-    from tracepub.detect.places import IdentityPlaces, KeyedAccounts
+    from tracepub.detect.places import IdentityPlaces
 
-    detectors += [IdentityPlaces(cfg.identity), KeyedAccounts(cfg.identity)]  # prompts, ls/ps/id columns, ...
+    detectors.append(IdentityPlaces(cfg.identity))  # prompts, ls/ps/id columns, ssh key comments, ...
     from tracepub.detect.secrets.entropy import ContextEntropy
 
     detectors.append(ContextEntropy())

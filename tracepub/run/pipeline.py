@@ -594,7 +594,7 @@ def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str
     out = opts.out
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect, found)), Namer(key), opts.keep_ids)
     new_dests, path_findings = assign_dests(units, path_red)
-    scanner = Scanner(found)
+    scanner = Scanner(found, opts.detect.identity)
     with ThreadPoolExecutor(max(1, opts.jobs or os.cpu_count() or 1)) as pool:  # the automaton releases the GIL
         holds = list(pool.map(lambda r: r.ok and scanner.holds(out / DATASET / r.dest), results))
     redo = [i for i, r in enumerate(results) if r.ok and (new_dests[i] != dests[i] or holds[i])]
