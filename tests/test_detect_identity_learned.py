@@ -271,3 +271,29 @@ def test_a_name_form_whose_first_name_the_first_pass_took_as_the_username(tmp_pa
     _redact(tmp_path / "src", out)
     texts = _texts(out)
     assert _bounded("Þórsson", texts) == [] and _bounded("ÞÓRSSON", texts) == []
+
+
+def test_an_address_links_a_person_only_through_both_names():
+    from tracepub.detect.found import linked_people
+
+    found = {"Julien Schueller": ("pii.person", "redacted"), "julien@example.org": ("pii.email", "redacted"),
+             "Sarah Miller": ("pii.person", "redacted"), "s.miller@northwind-labs.io": ("pii.email", "redacted"),
+             "Anna Schmidt": ("pii.person", "redacted")}
+    assert linked_people(found, {"aschmidt": "identity.username"}) == {"Sarah Miller", "Anna Schmidt"}
+
+
+def test_the_owners_name_from_git_log_is_the_users_own(tmp_path):
+    """Setting (b): "Author: Anna Schmidt <anna@…>" in a session under /home/aschmidt is the
+    owner's name and address (``<USER_NAME>``, masked in the findings), not another person's."""
+    root = tmp_path / "src" / "projects" / "-home-aschmidt-src-orders"
+    _claude(root / "a.jsonl", "/home/aschmidt/src/orders", [
+        "commit 4e1f0c9\nAuthor: Anna Schmidt <anna@northwind-labs.io>\n\n    Retry order sync",
+        "Author: Bo Jensen <bo.jensen@northwind-labs.io>"])
+    _claude(root / "b.jsonl", "/home/aschmidt/src/orders", ["Anna here. Mail it to anna@northwind-labs.io"])
+    out = tmp_path / "out"
+    _redact(tmp_path / "src", out)
+    joined = "\n".join(_texts(out))
+    assert "Anna" not in joined and "anna@" not in joined and "Jensen" not in joined
+    assert "<USER_NAME>" in joined and "<USER_EMAIL>" in joined
+    review = "\n".join(p.read_text() for p in (out / "review").rglob("*.jsonl"))
+    assert "Anna Schmidt" not in review and "anna@northwind-labs.io" not in review

@@ -42,6 +42,7 @@ from tracepub.detect.identity import (
     ExactValues,
     accept,
     accounts_of,
+    ascii_fold,
     guarded,
     name_forms,
     value_mode,
@@ -215,8 +216,16 @@ def linked_people(found: Found, own: dict[str, str] | None = None) -> set[str]:
     as written: "Hello World" and "Thanks, John" in public text are not those people."""
     types = {**{v: t for v, t in (own or {}).items()}, **{v: t for v, (t, _) in found.items()}}
     accounts = {v.lower() for v, t in types.items() if t in USERISH}
-    accounts |= {v.partition("@")[0].lower() for v, t in types.items() if t.endswith(".email")}
-    return {v for v, (t, _) in found.items() if t in NAMES and (t.startswith("identity.") or accounts_of(v) & accounts)}
+    # An address's local part links only in a form made of both names ("julien@" is anyone's).
+    mailboxes = {v.partition("@")[0].lower() for v, t in types.items() if t.endswith(".email")}
+    out = set()
+    for v, (t, _) in found.items():
+        if t in NAMES:
+            made = accounts_of(v)
+            words = {ascii_fold(w) for w in v.split()}
+            if t.startswith("identity.") or made & accounts or {m for m in made & mailboxes if m not in words}:
+                out.add(v)
+    return out
 
 
 def scan_forms(value: str, type_: str, linked: bool = False) -> set[str]:

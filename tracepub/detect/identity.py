@@ -20,6 +20,7 @@ counts depends on the value (``ExactValues.mode``):
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -99,21 +100,22 @@ def name_forms(name: str) -> list[tuple[str, int]]:
 _FOLD = str.maketrans({"þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ß": "ss"})
 
 
-def _ascii(word: str) -> str:
+def ascii_fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_FOLD)) if c.isascii() and c.isalnum()).lower()
 
 
-def accounts_of(name: str) -> set[str]:
+@functools.lru_cache(maxsize=65536)
+def accounts_of(name: str) -> frozenset[str]:
     """The account names people make from a full name (``mholt``, ``maren.holt``, ``marenh``, ...):
     a person whose name gives one the traces show as an account is someone working there."""
-    words = [w for w in (_ascii(w) for w in name.split()) if w]
+    words = [w for w in (ascii_fold(w) for w in name.split()) if w]
     if len(words) < 2:
-        return set()
+        return frozenset()
     f, last, lw = words[0], "".join(words[1:]), words[-1]
     out = {f}
     for ln in {last, lw}:
         out |= {ln, f + ln, f[0] + ln, f"{f}.{ln}", f"{f}_{ln}", f"{f}-{ln}", f"{f[0]}.{ln}", ln + f, ln + f[0]}
-    return out
+    return frozenset(out)
 
 
 def _name_char(c: str) -> bool:

@@ -17,7 +17,7 @@ import orjson
 
 from tracepub.detect.engine import Engine
 from tracepub.detect.found import Found, carried_type, propagates
-from tracepub.detect.identity import WORKDIR_KEYS, HomePaths
+from tracepub.detect.identity import WORKDIR_KEYS, HomePaths, accounts_of
 from tracepub.model import KEPT, REDACTED, Leaf, Span
 from tracepub.redact.placeholders import Namer, for_path
 from tracepub.walk.walker import JSON, KEY, Walker, format_path
@@ -65,6 +65,7 @@ class Redactor:
         # the user's own exact values (the engine matches them everywhere already).
         self.found: Found = {}
         self._own = frozenset(v.lower() for v in engine.cfg.identity)
+        self._own_accounts = frozenset(v.lower() for v, t in engine.cfg.identity.items() if t == "identity.username")
 
     def start_unit(self, file: str, harness: str, is_prose, prose_strings=None) -> None:
         """``is_prose(record, path)``: the reader's; ``prose_strings(record)``: the reader's
@@ -122,6 +123,8 @@ class Redactor:
         if short and (text, key, prose) in self._clean:
             return text  # ids, timestamps, flags: the same answer as last time, without a Leaf
         spans = self.engine.scan(text, Leaf(self.harness, path, key, prose))
+        if self._own_accounts and spans:
+            spans = self._own_people(text, spans)
         if not spans:
             if path and path[-1] is KEY and len(self.walker.clean_keys) < 100_000:
                 self.walker.clean_keys.add(text)  # an object key with nothing in it: skip it next time
@@ -134,6 +137,34 @@ class Redactor:
         if key in WORKDIR_KEYS:
             self._owner_from(text, spans)
         return new
+
+    def _own_people(self, text: str, spans: list[Span]) -> list[Span]:
+        """The user's own name and address among the people found: a person whose name gives one
+        of the user's account names (``Anna Schmidt`` for ``aschmidt``), and the address right
+        after it (``<anna@…>``) or whose local part is one (``aschmidt@…``), typed as the user's
+        (``identity.name``/``identity.email``: ``<USER_NAME>``, masked in findings). When the
+        environment does not name the user, this is how the owner's name is known (git log)."""
+        out = spans
+        own_name_end, made = -1, frozenset()
+        for k, sp in enumerate(spans):
+            if sp.type == "pii.person":
+                names = accounts_of(text[sp.start : sp.end])
+                if not names & self._own_accounts:
+                    continue
+                new = Span(sp.start, sp.end, "identity.name", sp.detector, sp.confidence, sp.action)
+                own_name_end, made = sp.end, names
+            elif sp.type == "pii.email":
+                local = text[sp.start : sp.end].partition("@")[0].lower()
+                near = 0 <= sp.start - own_name_end <= 3 and local in made  # "Name <local@…>"
+                if not near and local not in self._own_accounts:
+                    continue
+                new = Span(sp.start, sp.end, "identity.email", sp.detector, sp.confidence, sp.action)
+            else:
+                continue
+            if out is spans:
+                out = list(spans)
+            out[k] = new
+        return out
 
     def _owner_from(self, text: str, spans: list[Span]) -> None:
         """A session's working folder names its owner: a home-folder username found there is the
