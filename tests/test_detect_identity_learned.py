@@ -297,3 +297,11 @@ def test_the_owners_name_from_git_log_is_the_users_own(tmp_path):
     assert "<USER_NAME>" in joined and "<USER_EMAIL>" in joined
     review = "\n".join(p.read_text() for p in (out / "review").rglob("*.jsonl"))
     assert "Anna Schmidt" not in review and "anna@northwind-labs.io" not in review
+
+
+def test_a_first_name_alone_is_written_as_a_name_and_not_someone_elses():
+    ev = ExactValues({"Julien Cristau": "identity.name"})
+    leaf = Leaf("x")
+    assert [s.type for s in ev.scan("Thanks, Julien!", leaf)] == ["identity.name"]
+    assert ev.scan("(Thanks, Julien Schueller)", leaf) == [] and ev.scan("Thanks, Julien A. Booth", leaf) == []
+    assert ev.scan("HELLO JULIEN", leaf) == []

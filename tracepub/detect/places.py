@@ -265,14 +265,18 @@ _SIGN_OFF = re.compile(
     r"kind regards|all the best|yours)[ \t]*[,!.]?[ \t]*\n[ \t]*)$")
 _LINE_END = re.compile(r"[ \t]*[,.!]?[ \t]*(?:\n|$)")
 _HERE = re.compile(r"(?:'s)?[ \t]+here\b")
+_NEXT_NAME = re.compile(r"[ \t]+(?:[A-Z]\.[ \t]+)?[A-Z][a-z]")
 
 
 def cued(view: str, s: int, e: int) -> bool:
     """Whether the first name at ``view[s:e]`` is capitalised, whole, and next to a greeting or a
     sign-off: "Thanks, Maren", "Hi Maren", "Maren here.", "— Maren", "Thanks,\\nMaren"."""
     n = len(view)
-    if not view[s].isupper() or (s and view[s - 1].isalnum()) or (e < n and (view[e].isalnum() or view[e] == "_")):
-        return False
+    if not view[s].isupper() or view[s:e].isupper() or (s and view[s - 1].isalnum()) or \
+            (e < n and (view[e].isalnum() or view[e] == "_")):
+        return False  # written as a name ("Maren"; not "MAREN" in "HELLO MAREN", nor inside a word)
+    if _NEXT_NAME.match(view, e):
+        return False  # "Thanks, Julien Schueller": another Julien
     head = view[max(0, s - 40) : s]
     if _GREETING.search(head) or _HERE.match(view, e):
         return True
