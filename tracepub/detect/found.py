@@ -21,6 +21,10 @@ path (``/home/html/`` in some documentation is not a person). An account name se
 identity place (``detect/places.py``: ``ls -l`` columns, a prompt, ``id`` output) is carried
 even when it is a word, but, like the user's own guarded names, only to identity places
 (``identity.guarded``; ARCHITECTURE.md, "Identity").
+
+Another person's first name alone ("Thanks, Grace") is redacted in the files the second pass
+reads again, but sends none back by itself: traces full of sign-offs would be redacted twice
+(twice the CPU of a run on ``bench/throughput.py``'s corpus). The user's own sends its file back.
 """
 
 from __future__ import annotations
@@ -228,22 +232,26 @@ def linked_people(found: Found, own: dict[str, str] | None = None) -> set[str]:
     return out
 
 
-def scan_forms(value: str, type_: str, linked: bool = False) -> set[str]:
+def scan_forms(value: str, type_: str, linked: bool = False, accounts: frozenset[str] = frozenset()) -> set[str]:
     """The texts whose presence in a file means ``value`` may be there to redact: the value, or
     for a guarded account name its identity-place forms; for a person ``linked_people`` holds,
-    also the last name (the first pass may have redacted the first name, the user's username,
-    out of "Þórsson, Eyvindur": the second pass reads the source again) and the first name's
-    greeting and sign-off forms."""
+    the other forms; for the user (``identity.name``) also the first name's greeting and sign-off
+    forms and, when the first name is one of the ``accounts`` (lower case), the last name (the
+    first pass may have redacted the first name as the username out of "Þórsson, Eyvindur": the
+    second pass reads the source again)."""
     out = set()
+    own = type_.startswith("identity.")
     forms = name_forms(value.strip()) if type_ in NAMES and linked else []
-    if forms:
-        words = value.split()
+    words = value.split()
+    if forms and own and ascii_fold(words[0]) in accounts:
         out.update((" ".join(words[1:]), words[-1]))
     for v, mode in [(value, FoundValues.mode_of(value, type_)), *forms]:
         if mode == PLACE:
             out.update(v + a for a in _PLACE_AFTER)
             out.update(b + v for b in _PLACE_BEFORE)
         elif mode == CUE:
+            if not own:
+                continue  # (the module's docstring: a colleague's first name alone sends no file back)
             out.update(f"{g}{sep}{v}" for g in _GREETINGS for sep in (" ", ", ", ",  ", "! ", ": "))
             out.update((f"{v} here", f"{v}'s here", f"—{v}", f"— {v}", f"-- {v}", f"–{v}", f"– {v}", f"\n{v}"))
         else:
@@ -264,7 +272,9 @@ class Scanner:
         """``own``: the user's own values (``DetectConfig.identity``): their accounts link people."""
         if isinstance(values, dict):
             linked = linked_people(values, own)
-            texts = {f for v, (t, _) in values.items() for f in scan_forms(v, t, v in linked)}
+            accounts = frozenset(v.lower() for v, t in {**(own or {}), **{v: t for v, (t, _) in values.items()}}.items()
+                                 if t in USERISH)
+            texts = {f for v, (t, _) in values.items() for f in scan_forms(v, t, v in linked, accounts)}
         else:
             texts = set(values)
         words = sorted({f for v in texts for f in forms(v)})
