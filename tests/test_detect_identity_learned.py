@@ -185,6 +185,13 @@ def test_identity_places_find_any_account_name(text, users, hosts):
         assert s.type.startswith("identity.") == owner, (text[s.start : s.end], s.type)
 
 
+def test_home_folders_that_name_no_one():
+    for text in ("DataSource('/home/foo/bar.shp')", "/Users/distiller/project/src", '"/home/polls.com/polls/static"',
+                 "'/home/guido.foobar.txt'", "/home/html/templates", "/home/www/project"):
+        assert HomePaths().scan(text, Leaf("x")) == [], text
+    assert [s.end - s.start for s in HomePaths().scan("/home/jo.smith/src", Leaf("x"))] == [8]
+
+
 def test_wsl_and_url_encoded_home_paths():
     for text in ("/mnt/c/Users/okonkwo/Downloads", "path=%2Fhome%2Fokonkwo%2Fwork", "C%3A%5CUsers%5Cokonkwo%5C",
                  "-mnt-c-Users-okonkwo-src"):

@@ -45,7 +45,7 @@ example_email: 01 02 03 04 05 06 07 09 10 11 12 13 14 15 16 18 19 20
 example_phone: 01
 git_date_as_phone: 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20
 gpl_fsf_address: 01 02 03
-home_path_username: 01 02 03 04 06 07 08 09 10 11 12
+home_path_username: 04 06 10
 integer_as_phone: 01 02 03 04 05 06 07 08 09 11 12 13 14 15 16 17 18 19 20
 ip_in_test_or_docs: 02 03 04 05 08 09 10 12 13 14 16 17 18 19
 name_in_code_or_docs: 01 03 04 05 06 07 08

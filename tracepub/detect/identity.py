@@ -269,12 +269,14 @@ def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
 
 
 # Home folders of any user, in plain and in the harnesses' encoded folder names.
-_GENERIC_USERS = {
-    "shared", "public", "user", "users", "username", "runner", "ubuntu", "root", "admin", "guest",
-    "vagrant", "ec2-user", "node", "app", "default", "you", "me", "name", "home", "nobody", "linuxbrew",
-    "all users", "default user", "administrator", "your-username", "yourname", "your_username", "youruser",
-    "www-data", "jenkins", "circleci", "travis", "codespace", "vscode", "coder", "dev", "developer",
+_GENERIC_USERS = GENERIC | {
+    "all users", "default user", "your-username", "yourname", "your_username", "youruser",
+    # names documentation puts under /home/ (``/home/foo/bar.shp``, ``/home/html/templates``) and
+    # CI images' accounts (CircleCI's macOS ``distiller``)
+    "foo", "bar", "baz", "qux", "html", "htdocs", "public_html", "web", "distiller",
 }
+# A folder under /home/ named like a host or a file (``/home/polls.com/``, ``/home/guido.foobar.txt``).
+_NOT_A_NAME = re.compile(r"\.(?:com|org|net|io|dev|edu|gov|co|txt|log|json|py|md|html?)$", re.I)
 _HOME = re.compile(
     r"(?:(?<![\w.-])/home/|(?:(?<![\w.-])|(?<=/mnt/[a-z]))/Users/|\b[A-Za-z]:\\{1,2}Users\\{1,2})"
     r"([A-Za-z0-9_][A-Za-z0-9._-]{0,63})"
@@ -390,6 +392,6 @@ _NAMES: dict[str, int] = {}
 
 def _name_size(raw: str) -> int:
     name = raw.rstrip(".")
-    if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit():
+    if name.lower() in _GENERIC_USERS or name.startswith(".") or name.isdigit() or _NOT_A_NAME.search(name):
         return 0
     return len(name)
