@@ -80,8 +80,11 @@ def test_common_words_and_short_values_are_not_carried_everywhere(tmp_path):
 def test_propagation_guard():
     assert propagates(SECRET, "secret.generic")
     assert not propagates("abc12", "secret.generic")  # too short to be the same secret by more than chance
-    assert propagates("okonkwo", "pii.username")
-    assert not propagates("mark", "pii.username")  # a common word: only where a detector saw it
-    assert not propagates("ubuntu", "pii.username")
+    assert propagates("okonkwo", "pii.username", "home-path")
+    assert not propagates("mark", "pii.username", "home-path")  # a common word in a path: only there
+    assert propagates("mark", "pii.username", "identity-places")  # in `ls -l` columns: to identity places
+    assert not propagates("ubuntu", "pii.username", "identity-places")
     assert propagates("Jane Doe", "pii.person")
-    assert not propagates("jdoe", "identity.username")  # the user's own values are exact values already
+    assert not propagates("mark", "pii.person")
+    assert not propagates("jdoe", "identity.username", "identity")  # the user's own values are exact already
+    assert propagates("jo-laptop", "identity.hostname", "identity-places")  # learned: carried

@@ -35,7 +35,7 @@ NS = uuid.UUID("5f0c6c3e-6f1e-4d7b-9a55-0c1f2b3a4d5e")
 _XFAIL = """
 copyright_holder: 03
 email_in_code_or_docs: 01 03 13
-home_path_username: 01 02 03 04 06 07 08 09 10 11 12
+home_path_username: 04 06 10
 ip_in_test_or_docs: 02 13
 name_in_code_or_docs: 07
 """

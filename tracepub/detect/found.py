@@ -13,11 +13,18 @@ everywhere:
   ``FoundValues`` added to the engine (exact, case-insensitive; PII and usernames between word
   boundaries, secrets anywhere, as for the user's own values).
 
-What is not carried everywhere (``propagates``): the user's own identity and reviewers' added
-texts (exact values already), values too short to be the same thing by more than chance, and a
-single word that is a common word or a generic account name (``mark``, ``admin``, ``ubuntu``):
-those are redacted where a detector saw them, not in every sentence (ARCHITECTURE.md, "Found
-once, redacted everywhere").
+What is not carried everywhere (``propagates``): the user's own exact values (matched everywhere
+already) and reviewers' added texts, values too short to be the same thing by more than chance,
+a generic account name (``admin``, ``ubuntu``), a single common word that is not an account
+name, and an account name that is short or a common word (``mark``, ``jo``) seen only in a home
+path (``/home/html/`` in some documentation is not a person). An account name seen in an
+identity place (``detect/places.py``: ``ls -l`` columns, a prompt, ``id`` output) is carried
+even when it is a word, but, like the user's own guarded names, only to identity places
+(``identity.guarded``; ARCHITECTURE.md, "Identity").
+
+Another person's first name alone ("Thanks, Grace") is redacted in the files the second pass
+reads again, but sends none back by itself: traces full of sign-offs would be redacted twice
+(twice the CPU of a run on ``bench/throughput.py``'s corpus). The user's own sends its file back.
 """
 
 from __future__ import annotations
@@ -30,7 +37,20 @@ from pathlib import Path
 import ahocorasick_rs
 
 from tracepub.detect.base import priority
-from tracepub.detect.identity import ExactValues
+from tracepub.detect.identity import (
+    CUE,
+    GENERIC,
+    NAMES,
+    PLACE,
+    USERISH,
+    ExactValues,
+    accept,
+    accounts_of,
+    ascii_fold,
+    guarded,
+    name_forms,
+    value_mode,
+)
 from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
@@ -47,14 +67,9 @@ COMMON_ZIPF = 3.3
 # A phrase of words all at least this frequent is not carried ("now" 6.5, "see" 6.4, "will" 6.3;
 # "smith" 4.7, "costa" 3.9)
 VERY_COMMON_ZIPF = 5.0
-# Generic account names: redacted in a home path, never looked for in prose and code.
-GENERIC = frozenset({
-    "shared", "public", "user", "users", "username", "runner", "ubuntu", "root", "admin", "guest",
-    "vagrant", "ec2-user", "node", "app", "default", "you", "me", "name", "home", "nobody", "linuxbrew",
-    "administrator", "www-data", "jenkins", "circleci", "travis", "codespace", "vscode", "coder", "dev",
-    "developer", "test", "tester", "docker", "git", "postgres", "mysql", "redis", "nginx", "apache",
-})
-_NOT_CARRIED = ("identity.", "custom.text")
+_NOT_CARRIED = ("custom.text",)
+EXACT = "identity"  # the detector of the user's own values (``ExactValues``): not carried
+HOME = "home-path"  # a guarded account name seen only here is not carried
 
 
 def unbounded(type_: str) -> bool:
@@ -82,13 +97,34 @@ def warm() -> None:
     _very_common("warm")
 
 
-def propagates(value: str, type_: str) -> bool:
-    """Whether a value redacted in one place is redacted at every other occurrence."""
-    if type_.startswith(_NOT_CARRIED):
+def carried_type(value: str, type_: str) -> str:
+    """The type a value is carried as. ``resolve`` gives a merged span the type of its most
+    sensitive member: "Devin Shah" (a person) around the user's name "devin" comes out as
+    ``identity.username``, "devin@mail.io" too; they are carried as what they are."""
+    if type_ in USERISH:
+        core = value.strip()
+        own = type_.startswith("identity.")
+        if " " in core:
+            return "identity.name" if own else "pii.person"
+        if "@" in core and "." in core.rpartition("@")[2]:
+            return "identity.email" if own else "pii.email"
+    return type_
+
+
+def propagates(value: str, type_: str, detector: str = "") -> bool:
+    """Whether a value redacted in one place is redacted at every other occurrence (an account
+    or host name that ``identity.guarded`` holds back: at every other identity place)."""
+    carried = carried_type(value, type_)
+    if type_.startswith(_NOT_CARRIED) or (detector == EXACT and carried == type_ and type_.startswith("identity.")):
         return False
+    type_ = carried
     core = value.strip()
     if unbounded(type_):
         return len(core) >= MIN_SECRET
+    if type_ in USERISH:
+        if len(core) < 2 or core.lower() in GENERIC:
+            return False
+        return detector != HOME or not guarded(core, type_.startswith("identity."))
     if len(core) < MIN_WORDY:
         return False
     if core.isalpha() and _common(core.lower()):
@@ -99,21 +135,14 @@ def propagates(value: str, type_: str) -> bool:
     return True
 
 
-def _bounded_at(view: str, start: int, end: int) -> bool:
-    return (start == 0 or not _word(view[start - 1])) and (end == len(view) or not _word(view[end]))
-
-
-def _word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"
-
-
 def copies(text: str, spans: list[Span]) -> list[Span]:
     """Other occurrences, in ``text``, of the values its spans cover, as spans of the same type,
-    detector and action (none overlapping a span already there)."""
+    detector and action (none overlapping a span already there), counted as ``FoundValues``
+    counts them (an account name that is a word: only in identity places)."""
     values: dict[str, Span] = {}
     for s in spans:
         value = text[s.start : s.end]
-        if value not in values and propagates(value, s.type):
+        if value not in values and propagates(value, s.type, s.detector):
             values[value] = s
     if not values:
         return []
@@ -125,14 +154,21 @@ def copies(text: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     for value, s in values.items():
         needle = value.lower() if low is not text else value
-        bounded = not unbounded(s.type)
+        kind = _kind(value, s.type)
         i = low.find(needle)
         while i >= 0:
             j = i + len(needle)
-            if (not bounded or _bounded_at(view, i, j)) and not _overlaps(taken, i, j):
+            if accept(text, view, i, j, kind) and not _overlaps(taken, i, j):
                 out.append(Span(i, j, s.type, s.detector, s.confidence, s.action))
             i = low.find(needle, i + 1)
     return out
+
+
+def _kind(value: str, type_: str) -> tuple[str, int, bool, bool, bool]:
+    """``identity.accept``'s view of a value found elsewhere (``FoundValues.mode``)."""
+    low = value.lower()
+    return (type_, FoundValues.mode_of(value, type_), type_.startswith("identity."), type_ in USERISH,
+            set(low) <= frozenset("abcdef"))
 
 
 def _overlaps(taken: list[tuple[int, int]], a: int, b: int) -> bool:
@@ -156,10 +192,11 @@ def merge(parts: Iterable[Found]) -> Found:
 
 def forms(value: str) -> set[bytes]:
     """How a value can appear in a written file: as is, JSON-escaped (with and without ASCII
-    escapes), and escaped twice (JSON inside a JSON string); lower case (the scan folds case)."""
+    escapes), and escaped twice (JSON inside a JSON string); lower case (the scan folds case:
+    ASCII only, so a value's upper-case and capitalised forms are listed too: ÞÓRSSON)."""
     out = set()
     low = value.lower()
-    for v in (low, value):
+    for v in dict.fromkeys((low, value, value.upper(), value.title())):  # bytes.lower() folds ASCII only
         once = json.dumps(v, ensure_ascii=False)[1:-1]
         ascii_once = json.dumps(v)[1:-1]
         for f in (v, once, ascii_once, json.dumps(once, ensure_ascii=False)[1:-1], json.dumps(ascii_once)[1:-1]):
@@ -167,15 +204,80 @@ def forms(value: str) -> set[bytes]:
     return out
 
 
+# What follows an account name that is a word where it stands in an identity place (a line or
+# cell alone, a path component, a compound, user@host, a quoted value), and what precedes a handle.
+_PLACE_AFTER = ("\n", "\r", "\t", '"', "'", "|", " |", "/", "\\", "@", "%", ":", "_", ".", "-", ")", ",",
+                *"0123456789")
+_PLACE_BEFORE = (":", "github.com/", "gitlab.com/", "bitbucket.org/")
+_GREETINGS = ("thanks", "thank you", "thx", "cheers", "hi", "hey", "hello", "dear", "cc", "ping")
+
+
+def linked_people(found: Found, own: dict[str, str] | None = None) -> set[str]:
+    """The people among the found values whose other forms are looked for too (``Last, First``,
+    ``F. Last``, the first name next to a greeting): the user, and the people whose name gives an
+    account name the traces show (``Bo Jensen`` and ``bo`` in ``ls -l``, or ``bo.jensen@…``), that
+    is, people working on these machines. Anyone else's name (a package's author) is looked for
+    as written: "Hello World" and "Thanks, John" in public text are not those people."""
+    types = {**{v: t for v, t in (own or {}).items()}, **{v: t for v, (t, _) in found.items()}}
+    accounts = {v.lower() for v, t in types.items() if t in USERISH}
+    # An address's local part links only in a form made of both names ("julien@" is anyone's).
+    mailboxes = {v.partition("@")[0].lower() for v, t in types.items() if t.endswith(".email")}
+    out = set()
+    for v, (t, _) in found.items():
+        if t in NAMES:
+            made = accounts_of(v)
+            words = {ascii_fold(w) for w in v.split()}
+            if t.startswith("identity.") or made & accounts or {m for m in made & mailboxes if m not in words}:
+                out.add(v)
+    return out
+
+
+def scan_forms(value: str, type_: str, linked: bool = False, accounts: frozenset[str] = frozenset()) -> set[str]:
+    """The texts whose presence in a file means ``value`` may be there to redact: the value, or
+    for a guarded account name its identity-place forms; for a person ``linked_people`` holds,
+    the other forms; for the user (``identity.name``) also the first name's greeting and sign-off
+    forms and, when the first name is one of the ``accounts`` (lower case), the last name (the
+    first pass may have redacted the first name as the username out of "Þórsson, Eyvindur": the
+    second pass reads the source again)."""
+    out = set()
+    own = type_.startswith("identity.")
+    forms = name_forms(value.strip()) if type_ in NAMES and linked else []
+    words = value.split()
+    if forms and own and ascii_fold(words[0]) in accounts:
+        out.update((" ".join(words[1:]), words[-1]))
+    for v, mode in [(value, FoundValues.mode_of(value, type_)), *forms]:
+        if mode == PLACE:
+            out.update(v + a for a in _PLACE_AFTER)
+            out.update(b + v for b in _PLACE_BEFORE)
+        elif mode == CUE:
+            if not own:
+                continue  # (the module's docstring: a colleague's first name alone sends no file back)
+            out.update(f"{g}{sep}{v}" for g in _GREETINGS for sep in (" ", ", ", ",  ", "! ", ": "))
+            out.update((f"{v} here", f"{v}'s here", f"—{v}", f"— {v}", f"-- {v}", f"–{v}", f"– {v}", f"\n{v}"))
+        else:
+            out.add(v)
+    return out
+
+
 class Scanner:
     """Which files still hold one of the values in clear: one Aho-Corasick pass over their bytes
     (lower-cased), read in blocks. A superset (a value inside a placeholder's neighbour, a word
-    boundary not checked): the second pass decides what is redacted."""
+    boundary not checked): the second pass decides what is redacted. Given the found values
+    with their types, a guarded account name or a first name is looked for in its places'
+    forms only (``scan_forms``): "will" in prose sends no file to the second pass."""
 
     BLOCK = 8 << 20
 
-    def __init__(self, values: Iterable[str]):
-        words = sorted({f for v in values for f in forms(v)})
+    def __init__(self, values: Found | Iterable[str], own: dict[str, str] | None = None):
+        """``own``: the user's own values (``DetectConfig.identity``): their accounts link people."""
+        if isinstance(values, dict):
+            linked = linked_people(values, own)
+            accounts = frozenset(v.lower() for v, t in {**(own or {}), **{v: t for v, (t, _) in values.items()}}.items()
+                                 if t in USERISH)
+            texts = {f for v, (t, _) in values.items() for f in scan_forms(v, t, v in linked, accounts)}
+        else:
+            texts = set(values)
+        words = sorted({f for v in texts for f in forms(v)})
         self._longest = max((len(w) for w in words), default=0)
         self._auto = ahocorasick_rs.BytesAhoCorasick(words) if words else None
 
@@ -203,13 +305,22 @@ class FoundValues(ExactValues):
 
     high_confidence = False
 
-    def __init__(self, found: Found):
+    def __init__(self, found: Found, own: dict[str, str] | None = None):
+        """``own``: the user's own values (``DetectConfig.identity``): their accounts link people too."""
+        self._linked = linked_people(found, own)
         super().__init__({v: t for v, (t, _) in found.items()}, name=DETECTOR)
         self._review = {v.lower() for v, (_, a) in found.items() if a == REVIEW}
 
     @staticmethod
     def bounded(type_: str) -> bool:
         return not unbounded(type_)
+
+    def formable(self, value: str, type_: str) -> bool:
+        return value in self._linked
+
+    @staticmethod
+    def mode_of(value: str, type_: str) -> int:
+        return value_mode(value, type_, not unbounded(type_))
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans = super().scan(text, leaf)

@@ -73,7 +73,7 @@ def _base_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     if found:
         from tracepub.detect.found import FoundValues
 
-        detectors.append(FoundValues(found))
+        detectors.append(FoundValues(found, cfg.identity))
     if cfg.add_regexes:
         detectors.append(RegexValues(cfg.add_regexes))
     # publish's re-scan keeps only rules precise enough to refuse an upload (patterns.HIGH_CONFIDENCE)
@@ -89,6 +89,9 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     if cfg.high_confidence_only:
         return detectors
     detectors.append(HomePaths())
+    from tracepub.detect.places import IdentityPlaces
+
+    detectors.append(IdentityPlaces(cfg.identity))  # prompts, ls/ps/id columns, ssh key comments, ...
     from tracepub.detect.secrets.entropy import ContextEntropy
 
     detectors.append(ContextEntropy())

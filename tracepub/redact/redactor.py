@@ -16,8 +16,9 @@ from typing import Any
 import orjson
 
 from tracepub.detect.engine import Engine
-from tracepub.detect.found import Found, propagates
-from tracepub.model import KEPT, Leaf, Span
+from tracepub.detect.found import Found, carried_type, propagates
+from tracepub.detect.identity import WORKDIR_KEYS, HomePaths, accounts_of
+from tracepub.model import KEPT, REDACTED, Leaf, Span
 from tracepub.redact.placeholders import Namer, for_path
 from tracepub.redact.policy import apply as apply_operator
 from tracepub.redact.policy import operator_for
@@ -62,8 +63,11 @@ class Redactor:
         self._where: dict[tuple, str] = {}  # path -> "$.a.b[0]" (paths repeat line after line)
         # (text, key, prose) of short strings without a space that held nothing (same harness).
         self._clean: set[tuple] = set()
-        # The values redacted in this unit that are redacted everywhere (``detect.found``).
+        # The values redacted in this unit that are redacted everywhere (``detect.found``), but for
+        # the user's own exact values (the engine matches them everywhere already).
         self.found: Found = {}
+        self._own = frozenset(v.lower() for v in engine.cfg.identity)
+        self._own_accounts = frozenset(v.lower() for v, t in engine.cfg.identity.items() if t == "identity.username")
 
     def start_unit(self, file: str, harness: str, is_prose, prose_strings=None) -> None:
         """``is_prose(record, path)``: the reader's; ``prose_strings(record)``: the reader's
@@ -112,7 +116,7 @@ class Redactor:
         self.blobs[kind] += 1
 
     def _visit(self, text: str, path: tuple, key: str | None) -> str:
-        if len(text) < 3:
+        if len(text) < 2:  # ("owner": "jo": a two-letter username is a whole string)
             return text
         prose = False
         if self._is_prose is not None and (not path or path[-1] is not KEY) and JSON not in path:
@@ -121,6 +125,8 @@ class Redactor:
         if short and (text, key, prose) in self._clean:
             return text  # ids, timestamps, flags: the same answer as last time, without a Leaf
         spans = self.engine.scan(text, Leaf(self.harness, path, key, prose))
+        if self._own_accounts and spans:
+            spans = self._own_people(text, spans)
         if not spans:
             if path and path[-1] is KEY and len(self.walker.clean_keys) < 100_000:
                 self.walker.clean_keys.add(text)  # an object key with nothing in it: skip it next time
@@ -129,7 +135,49 @@ class Redactor:
                     self._clean.clear()
                 self._clean.add((text, key, prose))
             return text
-        return self._apply(text, spans, path)
+        new = self._apply(text, spans, path)
+        if key in WORKDIR_KEYS:
+            self._owner_from(text, spans)
+        return new
+
+    def _own_people(self, text: str, spans: list[Span]) -> list[Span]:
+        """The user's own name and address among the people found: a person whose name gives one
+        of the user's account names (``Anna Schmidt`` for ``aschmidt``), and the address right
+        after it (``<anna@…>``) or whose local part is one (``aschmidt@…``), typed as the user's
+        (``identity.name``/``identity.email``: ``<USER_NAME>``, masked in findings). When the
+        environment does not name the user, this is how the owner's name is known (git log)."""
+        out = spans
+        own_name_end, made = -1, frozenset()
+        for k, sp in enumerate(spans):
+            if sp.type == "pii.person":
+                names = accounts_of(text[sp.start : sp.end])
+                if not names & self._own_accounts:
+                    continue
+                new = Span(sp.start, sp.end, "identity.name", sp.detector, sp.confidence, sp.action)
+                own_name_end, made = sp.end, names
+            elif sp.type == "pii.email":
+                local = text[sp.start : sp.end].partition("@")[0].lower()
+                near = 0 <= sp.start - own_name_end <= 3 and local in made  # "Name <local@…>"
+                if not near and local not in self._own_accounts:
+                    continue
+                new = Span(sp.start, sp.end, "identity.email", sp.detector, sp.confidence, sp.action)
+            else:
+                continue
+            if out is spans:
+                out = list(spans)
+            out[k] = new
+        return out
+
+    def _owner_from(self, text: str, spans: list[Span]) -> None:
+        """A session's working folder names its owner: a home-folder username found there is the
+        user's own (``identity.username``), carried to the whole dataset. The run learns most
+        owners before the first pass (``sources.harvest.learn``); this catches the sessions it
+        could not read cheaply (database stores)."""
+        for s in spans:
+            if s.type == "pii.username" and s.detector == HomePaths.name:
+                value = text[s.start : s.end]
+                if value.lower() not in self._own:
+                    self.found[value] = ("identity.username", REDACTED)
 
     def _apply(self, text: str, spans: list[Span], path: tuple) -> str:
         in_name = bool(path) and path[0] == "#file"
@@ -139,7 +187,7 @@ class Redactor:
         rendered = self._rendered.get(key)
         if rendered is None or (rendered[0] is not spans and rendered[0] != spans):
             rendered = (spans, *self._render(text, spans, in_name), _RenderExtra())
-            rendered[3].found = _carried(text, rendered[2])
+            rendered[3].found = _carried(text, rendered[2], self._own)
             self._rendered_chars += len(rendered[1])
             if len(self._rendered) >= 50_000 or self._rendered_chars > 16_000_000:
                 self._rendered.clear()
@@ -150,6 +198,7 @@ class Redactor:
             found = self.found
             for value, type_action in extra.found:
                 found.setdefault(value, type_action)
+
         where = self._where.get(path)
         if where is None:
             if len(self._where) >= 100_000:
@@ -312,16 +361,17 @@ def _fields(st: tuple) -> dict[str, Any]:
             "context": {"before": before, "after": after}}
 
 
-def _carried(text: str, static: list[tuple]) -> tuple[tuple[str, tuple[str, str]], ...]:
-    """The values of a rendering that are redacted everywhere, with their type and action."""
+def _carried(text: str, static: list[tuple], own: frozenset[str]) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """The values of a rendering that are redacted everywhere, with their type and action (not
+    the user's own exact values, ``own``, lower case)."""
     out: dict[str, tuple[str, str]] = {}
     for st in static:
         s, action = st[_ST_SPAN], st[_ST_ACTION]
         if action == KEPT:
             continue
         value = text[s.start : s.end]
-        if value not in out and propagates(value, s.type):
-            out[value] = (s.type, action)
+        if value not in out and value.lower() not in own and propagates(value, s.type, s.detector):
+            out[value] = (carried_type(value, s.type), action)
     return tuple(out.items())
 
 

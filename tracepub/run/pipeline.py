@@ -44,6 +44,7 @@ from tracepub.run.results import UnitResult, unit_problems, unit_records
 from tracepub.runtypes import RunOptions, RunSummary
 from tracepub.selection import select as selection
 from tracepub.selection.deny import DenyMatcher
+from tracepub.sources import harvest
 from tracepub.sources.discover import default_sources, discover, nothing_found
 
 
@@ -180,6 +181,7 @@ def _run(opts: RunOptions, map_tasks: MapTasks) -> RunSummary:
     shutil.rmtree(od.dropped, ignore_errors=True)  # sessions.drop_session's stash: stale now
     plan = selection.plan(disc.units, opts.selection, decisions.load(od.root).dropped_sessions, deny)
     units = plan.units
+    opts = harvest.with_learned(opts, units)  # the owners the sessions' working folders name
 
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect)), namer, opts.keep_ids)
     path_found: list[Found] = []
@@ -320,7 +322,7 @@ def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str
     path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect, found)), Namer(key), opts.keep_ids)
     names.clear()  # the names are made again
     new_dests, path_findings = assign_dests(units, path_red, notes=names)
-    scanner = Scanner(found)
+    scanner = Scanner(found, opts.detect.identity)
     with ThreadPoolExecutor(max(1, opts.jobs or os.cpu_count() or 1)) as pool:  # the automaton releases the GIL
         holds = list(pool.map(lambda r: r.ok and scanner.holds(od.output(r.dest)), results))
     redo = [i for i, r in enumerate(results) if r.ok and (new_dests[i] != dests[i] or holds[i])]

@@ -13,6 +13,13 @@ pass), so they are found wherever they occur, whatever their shape:
   ``~/.config/gh/hosts.yml``, the Hugging Face token (``$HF_HOME/token``,
   ``~/.cache/huggingface/token``), ``~/.npmrc``, ``~/.pypirc``, ``~/.docker/config.json``.
 
+When the traces were recorded elsewhere (copied from a laptop, redacted under another account),
+the machine knows nothing of their owner, but the traces do: a session's working folder lies
+under its owner's home (``/home/u/src``, ``/Users/u``, ``C:\\Users\\u``, ``/mnt/c/Users/u``,
+and the harnesses' folder names ``-home-u-src``, ``--home-u-src--``). ``learn`` reads those
+before the first pass (the units' paths, and the working-folder fields in the first kilobytes of
+each session file), and the usernames it finds become identity values like the harvested ones.
+
 Values are never written anywhere in clear: ``Harvest.summary()`` (what ``review/identity.json``
 and the report show) carries only the type, where it came from and a masked form, and the
 config hash uses keyed hashes.
@@ -33,19 +40,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tracepub.detect.identity import _GENERIC_USERS
+from tracepub.detect.identity import _GENERIC_USERS, WORKDIR_KEYS, HomePaths
+from tracepub.detect.places import GENERIC_HOSTS
 from tracepub.detect.secrets.filters import is_placeholder
 
 SECRET_ENV = re.compile(r"(?i)(token|secret|passw(or)?d|passwd|api_?key|access_?key|private_?key|credential|auth)")
 NOT_SECRET_ENV = re.compile(r"(?i)(_path|_file|_dir|_url|_host|_user(name)?|_region|_endpoint|_type|_mode|_method)$")
 MIN_SECRET = 8
 # Default hostnames name an OS image, not a person; matched everywhere they would eat "ubuntu".
-_GENERIC_HOSTS = {
-    "localhost", "localhost.localdomain", "ubuntu", "debian", "fedora", "centos", "alpine", "archlinux", "arch",
-    "kali", "raspberrypi", "pop-os", "linux", "linuxkit", "docker-desktop", "workstation", "desktop", "laptop",
-    "macbook", "macbook-pro", "macbook-air", "imac", "mac-mini", "mac", "devbox", "dev", "server", "host", "box",
-    "runner", "codespaces", "sandbox", "container", "vm", "default",
-}
+_GENERIC_HOSTS = GENERIC_HOSTS
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")
 
 
@@ -67,16 +70,19 @@ class Harvest:
         if type_.startswith("secret.") and (len(value) < MIN_SECRET or is_placeholder(value)):
             return
         self.values[value] = type_
-        self.origins.append((type_, origin, mask(value)))
+        self.origins.append((type_, origin, mask(value, type_)))
 
     def summary(self) -> list[dict[str, str]]:
         """What may be shown: type, origin and a masked value, never the value itself."""
         return [{"type": t, "origin": o, "masked": m} for t, o, m in self.origins]
 
 
-def mask(value: str) -> str:
-    if len(value) <= 4:
-        return value[:1] + "…"
+def mask(value: str, type_: str = "") -> str:
+    """A value as review/identity.json, run.json and the report show it: for the user's identity
+    one letter (two would show a two-letter username whole, in ``jo-laptop`` too), the last one
+    also when the value is long; for a secret two letters and the last one."""
+    if type_.startswith("identity.") or len(value) <= 4:
+        return value[:1] + "…" + (value[-1:] if len(value) >= 8 else "")
     return value[:2] + "…" + value[-1:]
 
 
@@ -276,3 +282,72 @@ def harvest(env: dict[str, str] | None = None, home: Path | None = None) -> Harv
         if text:
             parse(text, h, origin)
     return h
+
+
+# -- owners learned from the traces ------------------------------------------------------------------
+HEAD_BYTES = 256 << 10  # a session file's working folder is read from this much of its start
+_KEYS = "|".join(re.escape(k) for k in sorted(WORKDIR_KEYS))
+_WORKDIR_FIELD = re.compile(rf'"(?:{_KEYS})"\s*:\s*(?:\[\s*)?"((?:[^"\\]|\\.){{1,500}})"')
+# A home folder at the start of a working folder (``/home/u``, ``/Users/u``, ``C:\Users\u``, WSL).
+_HOME_START = re.compile(r"(?:/home/|/Users/|/mnt/[a-z]/Users/|[A-Za-z]:[\\/]Users[\\/])([^/\\]+)")
+
+
+def learn(units) -> dict[str, int]:
+    """The owners the sessions name: username -> how many sessions (``units``: discovered
+    ``Unit``s). From a unit's path (the harness's encoded folder name, ``-home-u-src``) and from
+    the working-folder fields (``"cwd"``, ``"directory"``, ...) in the first ``HEAD_BYTES`` of a
+    session file (JSON, JSONL). Generic accounts (``runner``, ``ubuntu``) name no one."""
+    seen: dict[str, set[int]] = {}
+    for i, u in enumerate(units):
+        names = set(_from_path(u.relpath))
+        if getattr(u, "kind", "jsonl") in ("jsonl", "json"):
+            names.update(_from_head(Path(u.source)))
+        for name in names:
+            seen.setdefault(name, set()).add(i)
+    return {n: len(s) for n, s in sorted(seen.items())}
+
+
+def _from_path(relpath: str) -> list[str]:
+    found = HomePaths._found(relpath)
+    return [n for a, b in found if _owner_name(n := relpath[a:b])]
+
+
+def _from_head(path: Path) -> list[str]:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(HEAD_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return []
+    out = []
+    for m in _WORKDIR_FIELD.finditer(head):
+        try:
+            folder = json.loads(f'"{m.group(1)}"')
+        except ValueError:
+            continue
+        h = _HOME_START.match(folder)
+        if h and _owner_name(h.group(1)):
+            out.append(h.group(1))
+    return list(dict.fromkeys(out))
+
+
+def _owner_name(name: str) -> bool:
+    return bool(name) and name.lower() not in _GENERIC_USERS and not name.startswith(".") and not name.isdigit()
+
+
+def with_learned(opts, units):
+    """``opts`` (``RunOptions``) with the owners ``learn`` finds added to the identity values
+    (``identity.username``, placeholder ``<USER>``) and to the summary review/identity.json shows
+    (masked). A value the harvest has already is left as it is."""
+    import dataclasses
+
+    owners = learn(units)
+    known = {v.lower() for v in opts.detect.identity}
+    new = {n: c for n, c in owners.items() if n.lower() not in known}
+    if not new:
+        return opts
+    identity = {**opts.detect.identity, **dict.fromkeys(new, "identity.username")}
+    summary = [*opts.identity_summary,
+               *({"type": "identity.username", "origin": f"working folder of {c} session{'s' * (c > 1)}",
+                  "masked": mask(n, "identity.username")} for n, c in new.items())]
+    return dataclasses.replace(opts, detect=dataclasses.replace(opts.detect, identity=identity),
+                               identity_summary=summary)

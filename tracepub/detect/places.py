@@ -1,0 +1,283 @@
+"""Identity places: where a word is an account or a host name because of where it stands.
+
+A username is often a word (``mark``, ``will``, ``hope``) or two letters (``jo``); matched
+everywhere it would eat ``@pytest.mark``, "this will retry" and every "job". What makes it a
+username is its place, and traces have a handful of places that hold nothing else:
+
+- a shell prompt (``u@host:~/src$``, ``[u@host src]$``), an ssh public key's comment
+  (``ssh-ed25519 AAAA… u@host``), an ssh/scp target (``ssh u@host``);
+- ``id`` output (``uid=1000(u) gid=1000(u) groups=1000(u),27(sudo)``), the owner and group
+  columns of ``ls -l``, the USER column of ``ps aux``;
+- ``uname -a``'s host (``Linux u-laptop 6.8.0-45-generic …``).
+
+``IdentityPlaces`` finds any account name in them (not only known ones): the owner's (the
+values of type ``identity.username`` it is given) as ``identity.username``, anyone else's as
+``pii.username``, hosts as ``identity.hostname`` / ``pii.hostname``. System accounts and
+generic names (``root``, ``www-data``, ``staff``, ``ubuntu``) are not personal and are kept.
+
+``in_place`` answers the other question: a *known* value (the user's own, or one found
+elsewhere in the dataset) occurs at ``[s, e)``: is that an identity place? Besides the ones
+above, for a known value: a line or a table cell that holds the value alone (``whoami``
+output, ``| JO |``), possibly with a compound suffix (``jo2``, ``jo-MacBook-Air.local``,
+``jo_dev``); ``"owner": "jo"``, ``"username": "jo"`` (for a known value only: test fixtures and
+package metadata fill these keys with made-up and public names); a path component (``/mnt/backup/jo.backup``, ``…:5432/jo_dev``, ``%2Fjo%2F``,
+``~jo``); a code-host handle, where the name may be glued to a word (``github.com:jofork/``,
+when "fork" is a word and "jofork" is not); ``u@`` of a user@host; and for a first name, a
+greeting or a sign-off ("Thanks, Maren", "Maren here.", "— Maren").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from tracepub.detect.base import Detector, Trigger
+from tracepub.model import Leaf, Span
+
+# System accounts and generic names: kept in every place (not a person).
+SYSTEM_ACCOUNTS = frozenset({
+    "root", "daemon", "bin", "sys", "sync", "games", "man", "lp", "mail", "news", "uucp", "proxy", "backup",
+    "list", "irc", "gnats", "nobody", "nogroup", "systemd", "messagebus", "syslog", "sshd", "ntp", "chrony",
+    "dbus", "polkitd", "avahi", "colord", "gdm", "rtkit", "uuidd", "tss", "kernoops", "whoopsie", "cups",
+    "www-data", "www", "postgres", "mysql", "redis", "nginx", "apache", "docker", "wheel", "staff", "admin",
+    "adm", "sudo", "users", "user", "everyone", "plugdev", "lpadmin", "sambashare", "dialout", "cdrom",
+    "audio", "video", "input", "render", "kvm", "libvirt", "lxd", "netdev", "ubuntu", "debian", "ec2-user",
+    "centos", "fedora", "vagrant", "runner", "jenkins", "gitlab-runner", "circleci", "travis", "codespace",
+    "vscode", "node", "app", "git", "guest", "default", "administrator", "system", "local", "service",
+    "network", "test", "tester", "dev", "developer", "ops", "deploy", "build", "ci", "home", "shared",
+    "public", "name", "username", "me", "you", "your", "yourname", "your-username", "your_username", "youruser",
+    "unknown", "none", "null", "true", "false", "string", "example", "owner", "someone", "anonymous",
+    "linuxbrew", "postfix", "dovecot", "bind", "named", "squid", "memcache", "mongodb", "elasticsearch",
+    "rabbitmq", "zookeeper", "kafka", "hadoop", "hdfs", "yarn", "spark", "grafana", "prometheus", "consul",
+    "vault", "nomad", "jupyter", "jovyan", "coder", "gitpod", "gradle", "maven", "admins", "developers",
+})
+# Hostnames that name an OS image or a role, not a person's machine.
+GENERIC_HOSTS = frozenset({
+    "localhost", "localhost.localdomain", "ubuntu", "debian", "fedora", "centos", "alpine", "archlinux", "arch",
+    "kali", "raspberrypi", "pop-os", "linux", "linuxkit", "docker-desktop", "workstation", "desktop", "laptop",
+    "macbook", "macbook-pro", "macbook-air", "imac", "mac-mini", "mac", "devbox", "dev", "server", "host", "box",
+    "runner", "codespaces", "sandbox", "container", "vm", "default", "github.com", "gitlab.com",
+    "bitbucket.org", "example.com", "hostname", "host.docker.internal", "mycomputer", "myhost", "machine",
+})
+
+_NAME = r"[A-Za-z_][A-Za-z0-9_.-]{0,31}"
+_HOST = r"[A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]{1,63})*"
+_BOL = r"^[ \t]*"  # a line's start, with re.M (JSON escapes in the view leave spaces after the line break)
+_Q = r"\\*\"[ \t]{0,8}"  # a quote, escaped or not (the view leaves spaces after an escaped one)
+# One regex per place, each with the text one of which it needs (a cheap test before it runs); the
+# groups are ``u`` (an account), ``g`` (its group, if named the same) and ``h`` (a host).
+_AT = ("@",)
+_PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
+    # bash/zsh prompts: u@host:~/src$ | u@host ~/src % | [u@host src]$
+    (re.compile(rf"(?<![\w.@%+-])(?P<u>{_NAME})@(?P<h>{_HOST}):[ \t]?[~/][^\s]*?[ \t]?[$#%>](?=\s|$)"), _AT),
+    (re.compile(rf"(?<![\w.@%+-])(?P<u>{_NAME})@(?P<h>{_HOST})[ \t]+[~/][^\s]*[ \t]+[$#%>](?=\s|$)"), _AT),
+    (re.compile(rf"\[(?P<u>{_NAME})@(?P<h>{_HOST})(?:[ \t][^\]\n]{{0,80}})?\][$#]"), _AT),
+    # an ssh public key's comment
+    (re.compile(rf"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{{3}}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
+                rf"@openssh\.com)[ \t]+AAAA[A-Za-z0-9+/]+={{0,3}}[ \t]+(?P<u>{_NAME})@(?P<h>{_HOST})"), _AT),
+    # an ssh/scp/rsync target on a command line
+    (re.compile(rf"(?<![\w-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)[ \t][^\n|;&]{{0,200}}?(?<![\w.+-])"
+                rf"(?P<u>{_NAME})@(?P<h>{_HOST})(?=[\s:]|$)"), _AT),
+    # id
+    (re.compile(rf"\buid=\d+\((?P<u>{_NAME})\)(?:[ \t]+gid=\d+\((?P<g>{_NAME})\))?"), ("uid=",)),
+    # ls -l: permissions, links, owner, group, size
+    (re.compile(rf"{_BOL}[-dlcbpsD][r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-][.@+]?[ \t]+\d+[ \t]+"
+                rf"(?P<u>{_NAME})[ \t]+(?P<g>{_NAME})[ \t]+\d", re.M), ("rw-", "rwx", "r-x", "r--", "rws", "r-s")),
+    # ps aux: USER PID %CPU %MEM VSZ RSS
+    (re.compile(rf"{_BOL}(?P<u>{_NAME}\+?)[ \t]+\d+[ \t]+\d+\.\d[ \t]+\d+\.\d[ \t]+\d+[ \t]+\d+[ \t]", re.M), (".",)),
+    # uname -a
+    (re.compile(rf"{_BOL}(?:Linux|Darwin|FreeBSD)[ \t]+(?P<h>{_HOST})[ \t]+\d+\.\d+", re.M), ("Linux", "Darwin", "FreeBSD")),
+]
+# Where one of the places above can be: the detector's trigger (folded text: lower case, digits 0;
+# escape-safe: no anchors, and what follows a quote may be a backslash or a space).
+_TRIGGER_FOLDED = (
+    r"@[a-z0-9][a-z0-9.-]*(?::[ \t]?[~/]|[ \t]+[~/]|[ \t][^\]]{0,80}\][$#]|\][$#])",
+    r"aaaa[a-z0-9+/]+=*[ \t]+[a-z_][a-z0-9_.-]*@",
+    r"(?:ssh|scp|sftp|rsync|mosh)[ \t][^|;&]{0,200}?@",
+    r"uid=0+\(",
+    r"0+[ \t]+0+\.0[ \t]+0+\.0[ \t]+0+[ \t]+0+[ \t]",
+)
+_TRIGGER_LITERALS = ("rw-", "rwx", "r-x", "r--", "rws", "r-s", "linux ", "linux\t", "darwin ", "darwin\t",
+                     "freebsd ", "freebsd\t")
+
+
+def account(name: str) -> bool:
+    """An account name that can be a person's: not a system or generic account, not a number."""
+    low = name.lower().rstrip("+")
+    return (len(low) >= 2 and not low.startswith("_") and low not in SYSTEM_ACCOUNTS and not low.isdigit()
+            and not low.startswith("systemd-") and any(c.isalpha() for c in low))
+
+
+def host_name(host: str) -> bool:
+    low = host.lower().rstrip(".")
+    return len(low) >= 2 and low not in GENERIC_HOSTS and not low.replace(".", "").isdigit()
+
+
+@functools.lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
+
+
+class IdentityPlaces(Detector):
+    """Account and host names in the places that hold nothing else (the module's docstring)."""
+
+    name = "identity-places"
+    context_free = True
+    trigger = Trigger(literals=_TRIGGER_LITERALS, folded=_TRIGGER_FOLDED, lines=True)
+    CONFIDENCE = 0.9
+
+    def __init__(self, identity: dict[str, str] | None = None):
+        identity = identity or {}
+        self._owners = frozenset(v.lower() for v, t in identity.items() if t == "identity.username")
+        self._hosts = frozenset(v.lower() for v, t in identity.items() if t == "identity.hostname")
+
+    def user_type(self, name: str) -> str:
+        return "identity.username" if name.lower() in self._owners else "pii.username"
+
+    def host_type(self, host: str) -> str:
+        low = host.lower()
+        if low in self._hosts or any(_inside(low, o) for o in self._owners):
+            return "identity.hostname"
+        return "pii.hostname"
+
+    def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        out: list[Span] = []
+        for rx, needs in _PLACES:
+            if not any(w in text for w in needs):
+                continue
+            for m in rx.finditer(text):
+                groups = m.groupdict()
+                user = groups.get("u")
+                user_ok = user is not None and account(user)
+                if user_ok:
+                    a, b = m.span("u")
+                    if user.endswith("+"):  # ps cuts long names: the part shown is the name's start
+                        b -= 1
+                    out.append(Span(a, b, self.user_type(user), self.name, self.CONFIDENCE))
+                group = groups.get("g")
+                if user_ok and group is not None and group.lower() == user.lower():  # a personal group
+                    out.append(Span(*m.span("g"), self.user_type(group), self.name, self.CONFIDENCE))
+                host = groups.get("h")
+                if host is not None and host_name(host) and ("u" not in groups or user_ok or "." not in host):
+                    out.append(Span(*m.span("h"), self.host_type(host), self.name, self.CONFIDENCE))
+        if "uid=" in text:
+            out += self._id_groups(text, out)
+        return out
+
+    def _id_groups(self, text: str, spans: list[Span]) -> list[Span]:
+        """``groups=1000(u),27(sudo)``: the entries named after an account ``uid=`` gave."""
+        names = {text[s.start : s.end].lower(): s.type for s in spans}
+        out = []
+        for m in _GROUP_ENTRY.finditer(text):
+            t = names.get(m.group(1).lower())
+            if t is not None:
+                out.append(Span(*m.span(1), t, self.name, self.CONFIDENCE))
+        return out
+
+
+_GROUP_ENTRY = re.compile(r"(?:groups=|,)\d+\(([^)\s,]+)\)")
+
+
+def _inside(text: str, word: str) -> bool:
+    """``word`` in ``text`` between non-letters (``jo`` in ``jo-laptop``, not in ``joplin``)."""
+    i = text.find(word)
+    while i >= 0:
+        j = i + len(word)
+        if (i == 0 or not text[i - 1].isalpha()) and (j == len(text) or not text[j].isalpha()):
+            return True
+        i = text.find(word, i + 1)
+    return False
+
+
+# -- known values: is this occurrence in an identity place? ------------------------------------------
+# What a compound adds after a name: digits (jo2) or a separator and more (jo_dev, jo.backup, jo-laptop).
+_SUFFIX = re.compile(r"\d+(?![A-Za-z])|[-_.][A-Za-z0-9][\w.-]*")
+# Characters that end a path component.
+_COMPONENT_END = frozenset("/\\ \t\r\n\"'?#&:;,)(<>|=@%`")
+# A source file's extension: ``/glyph.h`` is a file named after a word, not a compound of a name.
+_CODE_EXT = re.compile(
+    r"\.(?:c|h|cc|cpp|hpp|py|pyi|pyx|js|mjs|cjs|ts|tsx|jsx|rs|go|java|kt|rb|php|cs|swift|m|mm|scala|"
+    r"sh|pl|lua|r|md|rst|txt|html?|css|scss|json|ya?ml|toml|xml|ini|cfg|in|svg|png|jpe?g|gif)$", re.I)
+_HANDLE_LEFT = re.compile(r"(?:(?:github|gitlab|bitbucket|codeberg)\.(?:com|org)[/:]|@[\w.-]+:)$", re.I)
+_KEY_LEFT = re.compile(r"(?:owner|user|username|user_name|login)\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?[ \t]*$", re.I)
+_USER_AT = re.compile(rf"@{_HOST}")
+_PCT_SEP = ("%2F", "%2f", "%5C", "%5c")
+# A home folder's name: /home/u, /Users/u, C:\Users\u, -home-u- (harness folder names), %2Fhome%2Fu.
+_HOME_LEFT = re.compile(r"(?:/home/|/Users/|\\Users\\{1,2}|-home-|-Users-|%2F(?:home|Users)%2F|%5CUsers%5C)$", re.I)
+
+
+def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
+    """Whether the known account or host name at ``text[s:e]`` stands in an identity place
+    (``view``: the text's escaped view; ``own``: the user's own value, whose compounds are also
+    taken in source-file names)."""
+    n = len(view)
+    if s >= 6 and (_HOME_LEFT.search(text, max(0, s - 12), s) or _HOME_LEFT.search(view, max(0, s - 12), s)):
+        return True
+    before = view[s - 1] if s else "\n"
+    pct = s >= 3 and view[s - 3 : s] in _PCT_SEP
+    if before.isalnum() and not pct:
+        return False
+    m = _SUFFIX.match(view, e)
+    j = m.end() if m else e
+    after = view[j] if j < n else "\n"
+    if e < n and view[e].isalpha() and j == e:  # glued to letters: only a handle
+        return _glued_handle(view, s, e, n)
+    ls = view.rfind("\n", 0, s) + 1
+    le = view.find("\n", j)
+    le = n if le < 0 else le
+    # a line or a table cell holding the value alone (whoami, | JO |)
+    left = view[ls:s].rstrip(" \t")
+    if (not left or left.endswith("|")) and (not view[j:le].strip() or view[j:le].lstrip().startswith("|")):
+        return True
+    # a path component, a handle
+    if before in "/\\~" or pct or (before == ":" and _HANDLE_LEFT.search(view, max(0, s - 80), s)):
+        if after in _COMPONENT_END or j == n:
+            return own or j == e or not _CODE_EXT.search(view, s, j)
+    # u@host
+    if view.startswith("@", e) and _USER_AT.match(view, e):
+        return True
+    # "owner": "u"
+    return bool(_KEY_LEFT.search(view, max(0, s - 40), s)) and (after in "\"'\\ \t\r\n,}" or j == n)
+
+
+def _glued_handle(view: str, s: int, e: int, n: int) -> bool:
+    """``github.com:jofork/``: a handle starting with the name and a word, the two together not a
+    word (``markdown-it``, ``joyent`` are kept)."""
+    if not _HANDLE_LEFT.search(view, max(0, s - 80), s):
+        return False
+    j = e
+    while j < n and view[j] not in _COMPONENT_END:
+        j += 1
+    rest = view[e:j].lower()
+    word = rest.rstrip("0123456789")
+    whole = view[s : e + len(word)].lower()
+    return len(word) >= 3 and word.isalpha() and zipf(word) >= 3.0 and zipf(whole) < 1.0
+
+
+# A first name alone counts next to a greeting or a sign-off.
+_GREETING = re.compile(
+    r"(?i)(?<![\w])(?:thanks|thank you|thx|cheers|hi|hey|hello|dear|cc|ping)[,!:]?[ \t]+$")
+# ... or alone at the end of a line after a dash ("— Maren") or after a sign-off line ("Thanks,\nMaren").
+_SIGN_OFF = re.compile(
+    r"(?i)(?:(?:^|\n)[ \t]*(?:—|–|--)[ \t]*|(?:^|\n)[ \t]*(?:thanks|thank you|cheers|best|regards|best regards|"
+    r"kind regards|all the best|yours)[ \t]*[,!.]?[ \t]*\n[ \t]*)$")
+_LINE_END = re.compile(r"[ \t]*[,.!]?[ \t]*(?:\n|$)")
+_HERE = re.compile(r"(?:'s)?[ \t]+here\b")
+_NEXT_NAME = re.compile(r"[ \t]+(?:[A-Z]\.[ \t]+)?[A-Z][a-z]")
+
+
+def cued(view: str, s: int, e: int) -> bool:
+    """Whether the first name at ``view[s:e]`` is capitalised, whole, and next to a greeting or a
+    sign-off: "Thanks, Maren", "Hi Maren", "Maren here.", "— Maren", "Thanks,\\nMaren"."""
+    n = len(view)
+    if not view[s].isupper() or view[s:e].isupper() or (s and view[s - 1].isalnum()) or \
+            (e < n and (view[e].isalnum() or view[e] == "_")):
+        return False  # written as a name ("Maren"; not "MAREN" in "HELLO MAREN", nor inside a word)
+    if _NEXT_NAME.match(view, e):
+        return False  # "Thanks, Julien Schueller": another Julien
+    head = view[max(0, s - 40) : s]
+    if _GREETING.search(head) or _HERE.match(view, e):
+        return True
+    return bool(_SIGN_OFF.search(head)) and bool(_LINE_END.match(view, e))
