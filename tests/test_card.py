@@ -78,7 +78,7 @@ def test_card_metadata_license_categories_language(samples_out):
 def test_placeholder_forms_by_type(samples_out):
     text = (samples_out / "dataset" / "README.md").read_text()
     assert "| pii.email | `<EMAIL_…>` |" in text
-    assert "| pii.username | `<USER_…>` |" in text
+    assert "| identity.username | `<USER>` |" in text  # learned from the sessions' working folders
     assert "| secret.github_token | `<SECRET_GITHUB_TOKEN_…>` |" in text
     assert card.placeholder_form("identity.username", {}) == "`<USER>`"
     assert card.placeholder_form("pii.phone", {"pii.phone": "mask"}).startswith("masked")

@@ -79,7 +79,20 @@ def every_harness(tmp_path_factory) -> Path:
 
     root = tmp_path_factory.mktemp("corpus")
     corpus.generate(root, 300_000, seed=3)
+    _found_once(root / "corpus" / "claude" / "projects" / "-home-jdoe-src-found-once")
     return root / "corpus"
+
+
+def _found_once(folder: Path) -> None:
+    """Two sessions: a password found by its context in one, the same value bare in the other, so
+    the second pass (``detect.found``) has a file to redact again."""
+    folder.mkdir(parents=True)
+    value = "Zq8vT3mWx7KpL2nRb9Hs4Dy6"
+    for n, text in enumerate((f"export DB_PASSWORD={value}", f"the old one, {value}, still works")):
+        sid = f"00000000-0000-4000-8000-00000000000{n}"
+        line = {"type": "user", "sessionId": sid, "cwd": "/home/jdoe/src/found-once", "uuid": sid,
+                "timestamp": "2026-03-01T09:00:00.000Z", "message": {"role": "user", "content": text}}
+        (folder / f"{sid}.jsonl").write_text(json.dumps(line) + "\n")
 
 
 def test_samples_same_bytes_and_review_approve_publish_work_on_it(reference, tmp_path, hub):

@@ -92,7 +92,9 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
 # escape-safe: no anchors, and what follows a quote may be a backslash or a space).
 _TRIGGER_FOLDED = (
     r"@[a-z0-9][a-z0-9.-]*(?::[ \t]?[~/]|[ \t]+[~/]|[ \t][^\]]{0,80}\][$#]|\][$#])",
-    r"aaaa[a-z0-9+/]+=*[ \t]+[a-z_][a-z0-9_.-]*@",
+    # the key type first: a run of letters is not searched from each of its "aaaa"s (quadratic)
+    r"(?:ssh-(?:rsa|dss|ed0+)|ecdsa-sha0-nistp0+|sk-[a-z0-9-]+@openssh\.com)[ \t]+aaaa[a-z0-9+/]+=*[ \t]+"
+    r"[a-z_][a-z0-9_.-]*@",
     r"(?:ssh|scp|sftp|rsync|mosh)[ \t][^|;&]{0,200}?@",
     r"uid=0+\(",
     r"0+[ \t]+0+\.0[ \t]+0+\.0[ \t]+0+[ \t]+0+[ \t]",
