@@ -68,21 +68,46 @@ def one(kind: str, n: int) -> dict:
         engine.scan(text, Leaf("claude_code", ("message", "content"), "content", prose))
     seconds = time.perf_counter() - t
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"kind": kind, "size": n, "seconds": seconds, "peak_mb": peak / 1024, "added_mb": (peak - base) / 1024}
+    return {
+        "kind": kind,
+        "size": n,
+        "seconds": seconds,
+        "peak_mb": peak / 1024,
+        "added_mb": (peak - base) / 1024,
+    }
 
 
 def pipeline(n: int, kind: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "src" / "projects" / "-work-app" / "s.jsonl"
         src.parent.mkdir(parents=True)
-        rec = {"type": "user", "sessionId": "s", "uuid": "u1", "cwd": "/work/app",
-               "message": {"role": "user", "content": KINDS[kind](n)}}
+        rec = {
+            "type": "user",
+            "sessionId": "s",
+            "uuid": "u1",
+            "cwd": "/work/app",
+            "message": {"role": "user", "content": KINDS[kind](n)},
+        }
         src.write_text(json.dumps(rec) + "\n")
-        cmd = [sys.executable, "-m", "tracepub.cli", "redact", str(Path(tmp) / "src"), "--out", str(Path(tmp) / "out"),
-               "--jobs", "1", "--json"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "tracepub.cli",
+            "redact",
+            str(Path(tmp) / "src"),
+            "--out",
+            str(Path(tmp) / "out"),
+            "--jobs",
+            "1",
+            "--json",
+        ]
         t = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "HOME": tmp,
-                                                                        "PATH": "/usr/bin:/bin"})
+        proc = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            env={"PYTHONPATH": str(ROOT), "HOME": tmp, "PATH": "/usr/bin:/bin"},
+        )
         wall = time.perf_counter() - t
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         status = "ok" if proc.returncode == 0 else f"failed ({proc.returncode}): {proc.stderr[-500:]}"
@@ -108,14 +133,18 @@ def main(argv: list[str] | None = None) -> int:
     for kind in args.kinds.split(","):
         first = None
         for n in sizes:
-            proc = subprocess.run([sys.executable, __file__, "--_one", kind, str(n)], capture_output=True, text=True)
+            proc = subprocess.run(
+                [sys.executable, __file__, "--_one", kind, str(n)], capture_output=True, text=True
+            )
             if proc.returncode != 0:
                 print(f"{kind:<12} {n:>10} failed: {proc.stderr[-300:]}")
                 continue
             r = json.loads(proc.stdout)
             first = first or r["seconds"] or 1e-9
             rate = n / 1e6 / r["seconds"] if r["seconds"] else float("inf")
-            print(f"{kind:<12} {n:>10} {r['seconds']:>9.2f} {rate:>7.1f} {r['peak_mb']:>8.0f} {r['seconds'] / first:>7.1f}")
+            print(
+                f"{kind:<12} {n:>10} {r['seconds']:>9.2f} {rate:>7.1f} {r['peak_mb']:>8.0f} {r['seconds'] / first:>7.1f}"
+            )
     return 0
 
 

@@ -43,12 +43,24 @@ _WORDS = (
 _NOUNS = "user order invoice payment session token account item cart report job task event metric".split()
 _VERBS = "get load fetch build parse render update create delete validate compute resolve handle".split()
 _TYPES = "str int bool dict list float bytes None Any".split()
-_PEOPLE = ["Alice Johnson", "Bob Martinez", "Carol Nguyen", "David Okafor", "Emma Schmidt",
-           "Farid Haddad", "Grace Liu", "Henrik Larsen", "Isabel Costa", "Jun Tanaka"]
+_PEOPLE = [
+    "Alice Johnson",
+    "Bob Martinez",
+    "Carol Nguyen",
+    "David Okafor",
+    "Emma Schmidt",
+    "Farid Haddad",
+    "Grace Liu",
+    "Henrik Larsen",
+    "Isabel Costa",
+    "Jun Tanaka",
+]
 _DOMAINS = ["example.com", "acme-corp.dev", "mail.example.org", "contoso.io"]
-_PKGS = ("react react-dom lodash express axios typescript eslint prettier jest webpack babel-core "
-         "chalk commander debug ms semver uuid zod vite rollup esbuild postcss tailwindcss "
-         "next vue svelte mocha chai sinon nock supertest dotenv cors helmet morgan").split()
+_PKGS = (
+    "react react-dom lodash express axios typescript eslint prettier jest webpack babel-core "
+    "chalk commander debug ms semver uuid zod vite rollup esbuild postcss tailwindcss "
+    "next vue svelte mocha chai sinon nock supertest dotenv cors helmet morgan"
+).split()
 _PROJECTS = ["acme-api", "billing-service", "web-dashboard", "data-pipeline", "infra"]
 _LEVELS = ["INFO", "INFO", "INFO", "DEBUG", "WARN", "ERROR"]
 
@@ -57,8 +69,26 @@ def _ident(rng: random.Random) -> str:
     return f"{rng.choice(_VERBS)}_{rng.choice(_NOUNS)}"
 
 
-_TECH = ["React", "Python", "TypeScript", "PostgreSQL", "Redis", "GitHub", "Docker", "Express", "Pydantic",
-         "SQLAlchemy", "Celery", "Tailwind", "Playwright", "Vite", "Jest", "FastAPI", "Kubernetes", "Terraform"]
+_TECH = [
+    "React",
+    "Python",
+    "TypeScript",
+    "PostgreSQL",
+    "Redis",
+    "GitHub",
+    "Docker",
+    "Express",
+    "Pydantic",
+    "SQLAlchemy",
+    "Celery",
+    "Tailwind",
+    "Playwright",
+    "Vite",
+    "Jest",
+    "FastAPI",
+    "Kubernetes",
+    "Terraform",
+]
 _TEMPLATES = [
     "I'll {verb} the `{ident}` {noun} in `src/{noun}s/{ident}.py` so that the {noun} {verb}s once.",
     "The {noun} {verb}s every {noun} before the {noun} is written, which is why the test fails.",
@@ -77,8 +107,12 @@ _TEMPLATES = [
 
 def _prose_sentence(rng: random.Random) -> str:
     return rng.choice(_TEMPLATES).format(
-        verb=rng.choice(_VERBS), noun=rng.choice(_NOUNS), ident=_ident(rng), tech=rng.choice(_TECH),
-        n=rng.randint(2, 400))
+        verb=rng.choice(_VERBS),
+        noun=rng.choice(_NOUNS),
+        ident=_ident(rng),
+        tech=rng.choice(_TECH),
+        n=rng.randint(2, 400),
+    )
 
 
 def _sentence(rng: random.Random, lo: int = 6, hi: int = 22) -> str:
@@ -114,7 +148,7 @@ def _code_lines(rng: random.Random, n: int) -> list[str]:
                 f"    {noun} = self._{noun}s.get({arg})",
                 f"    if {noun} is None:",
                 f'        raise KeyError(f"unknown {noun}: {{{arg}}}")',
-                f"    log.debug(\"{name} %s took %.2fms\", {arg}, {rng.random() * 100:.2f})",
+                f'    log.debug("{name} %s took %.2fms", {arg}, {rng.random() * 100:.2f})',
                 f"    return {noun}.{rng.choice(_VERBS)}(limit={rng.randint(1, 500)})",
                 "",
             ]
@@ -146,28 +180,38 @@ def _lock_lines(rng: random.Random, n: int) -> list[str]:
             "    },",
         ]
         if rng.random() < 0.3:
-            out.append(f'name = "{pkg}"\nversion = "{ver}"\nfiles = [\n    {{file = "{pkg}-{ver}.tar.gz", '
-                       f'hash = "sha256:{_hex(rng, 64)}"}},\n]')
+            out.append(
+                f'name = "{pkg}"\nversion = "{ver}"\nfiles = [\n    {{file = "{pkg}-{ver}.tar.gz", '
+                f'hash = "sha256:{_hex(rng, 64)}"}},\n]'
+            )
     return out
 
 
 def _log_lines(rng: random.Random, n: int) -> list[str]:
     out = []
     for _ in range(n):
-        ts = f"2026-03-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:" \
-             f"{rng.randint(0, 59):02d}.{rng.randint(0, 999):03d}Z"
+        ts = (
+            f"2026-03-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:"
+            f"{rng.randint(0, 59):02d}.{rng.randint(0, 999):03d}Z"
+        )
         ip = f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}"
         kind = rng.random()
         if kind < 0.5:
-            out.append(f"{ts} {rng.choice(_LEVELS):5} [http] {rng.choice(['GET', 'POST', 'PUT'])} "
-                       f"/api/v1/{rng.choice(_NOUNS)}s/{rng.randint(1, 99999)} {rng.choice([200, 200, 201, 404, 500])} "
-                       f"{rng.randint(1, 900)}ms ip={ip} req={_uuid(rng)}")
+            out.append(
+                f"{ts} {rng.choice(_LEVELS):5} [http] {rng.choice(['GET', 'POST', 'PUT'])} "
+                f"/api/v1/{rng.choice(_NOUNS)}s/{rng.randint(1, 99999)} {rng.choice([200, 200, 201, 404, 500])} "
+                f"{rng.randint(1, 900)}ms ip={ip} req={_uuid(rng)}"
+            )
         elif kind < 0.8:
-            out.append(f"{ts} {rng.choice(_LEVELS):5} [worker-{rng.randint(1, 8)}] {_sentence(rng, 4, 12)} "
-                       f"job={_hex(rng, 12)} attempt={rng.randint(1, 5)}")
+            out.append(
+                f"{ts} {rng.choice(_LEVELS):5} [worker-{rng.randint(1, 8)}] {_sentence(rng, 4, 12)} "
+                f"job={_hex(rng, 12)} attempt={rng.randint(1, 5)}"
+            )
         else:
-            out.append(f"  at {_ident(rng)} ({HOME}/src/{rng.choice(_PROJECTS)}/src/{rng.choice(_NOUNS)}.ts:"
-                       f"{rng.randint(1, 400)}:{rng.randint(1, 80)})")
+            out.append(
+                f"  at {_ident(rng)} ({HOME}/src/{rng.choice(_PROJECTS)}/src/{rng.choice(_NOUNS)}.ts:"
+                f"{rng.randint(1, 400)}:{rng.randint(1, 80)})"
+            )
     return out
 
 
@@ -197,8 +241,13 @@ def _diff_lines(rng: random.Random, code: list[str], n: int) -> list[str]:
     while len(out) < n:
         path = f"src/{rng.choice(_NOUNS)}/{_ident(rng)}.py"
         start = rng.randint(1, 400)
-        out += [f"diff --git a/{path} b/{path}", f"index {_hex(rng, 7)}..{_hex(rng, 7)} 100644",
-                f"--- a/{path}", f"+++ b/{path}", f"@@ -{start},7 +{start},8 @@ def {_ident(rng)}"]
+        out += [
+            f"diff --git a/{path} b/{path}",
+            f"index {_hex(rng, 7)}..{_hex(rng, 7)} 100644",
+            f"--- a/{path}",
+            f"+++ b/{path}",
+            f"@@ -{start},7 +{start},8 @@ def {_ident(rng)}",
+        ]
         i = rng.randrange(len(code) - 10)
         for line in code[i : i + 8]:
             out.append(rng.choice([" ", " ", " ", "-", "+"]) + line)
@@ -210,17 +259,25 @@ def _misc_lines(rng: random.Random, n: int) -> list[str]:
     for _ in range(n):
         k = rng.random()
         if k < 0.35:
-            out.append(f"tests/test_{_ident(rng)}.py::test_{_ident(rng)} "
-                       f"{rng.choice(['PASSED', 'PASSED', 'PASSED', 'FAILED', 'SKIPPED'])} [{rng.randint(0, 100):3d}%]")
+            out.append(
+                f"tests/test_{_ident(rng)}.py::test_{_ident(rng)} "
+                f"{rng.choice(['PASSED', 'PASSED', 'PASSED', 'FAILED', 'SKIPPED'])} [{rng.randint(0, 100):3d}%]"
+            )
         elif k < 0.6:
-            out.append(f"-rw-r--r--  1 {USER} staff {rng.randint(100, 99999):6d} Mar {rng.randint(1, 28):2d} "
-                       f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d} {_ident(rng)}.{rng.choice(['py', 'ts', 'json', 'md'])}")
+            out.append(
+                f"-rw-r--r--  1 {USER} staff {rng.randint(100, 99999):6d} Mar {rng.randint(1, 28):2d} "
+                f"{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d} {_ident(rng)}.{rng.choice(['py', 'ts', 'json', 'md'])}"
+            )
         elif k < 0.8:
-            out.append(f"{HOME}/src/{rng.choice(_PROJECTS)}/src/{rng.choice(_NOUNS)}/{_ident(rng)}.py:"
-                       f"{rng.randint(1, 500)}:    {rng.choice(_VERBS)}_{rng.choice(_NOUNS)}()")
+            out.append(
+                f"{HOME}/src/{rng.choice(_PROJECTS)}/src/{rng.choice(_NOUNS)}/{_ident(rng)}.py:"
+                f"{rng.randint(1, 500)}:    {rng.choice(_VERBS)}_{rng.choice(_NOUNS)}()"
+            )
         else:
-            out.append(f"added {rng.randint(1, 900)} packages, and audited {rng.randint(100, 2000)} packages in "
-                       f"{rng.randint(1, 30)}s")
+            out.append(
+                f"added {rng.randint(1, 900)} packages, and audited {rng.randint(100, 2000)} packages in "
+                f"{rng.randint(1, 30)}s"
+            )
     return out
 
 
@@ -261,9 +318,14 @@ class Pools:
 
 def _plant(rng: random.Random) -> str:
     tpl = rng.choices([p for p, _ in _PLANTS], [w for _, w in _PLANTS])[0]
-    values = {"email": _email(rng), "phone": f"+1 (415) 555-{rng.randint(1000, 9999)}",
-              "card": expand("{{luhn:4}}", rng), "ip": f"203.0.113.{rng.randint(1, 254)}", "home": HOME,
-              "other": rng.choice(["mkowalski", "sarah_k", "tbrown", "priya.r"])}
+    values = {
+        "email": _email(rng),
+        "phone": f"+1 (415) 555-{rng.randint(1000, 9999)}",
+        "card": expand("{{luhn:4}}", rng),
+        "ip": f"203.0.113.{rng.randint(1, 254)}",
+        "home": HOME,
+        "other": rng.choice(["mkowalski", "sarah_k", "tbrown", "priya.r"]),
+    }
     for name, value in values.items():
         tpl = tpl.replace("{" + name + "}", value)
     return expand(tpl, rng)
@@ -285,25 +347,51 @@ class Session:
         uid = _uuid(self.rng)
         self.t += self.rng.randint(1, 40_000)
         s = self.t // 1000
-        rec = {"parentUuid": self.parent, "isSidechain": False, "userType": "external", "cwd": self.cwd,
-               "sessionId": self.session_id, "version": "2.1.74", "gitBranch": self.branch, "slug": self.slug,
-               "type": kind, **fields, "uuid": uid,
-               "timestamp": f"2026-03-{1 + s // 86400 % 28:02d}T{s // 3600 % 24:02d}:{s // 60 % 60:02d}:"
-                            f"{s % 60:02d}.{self.t % 1000:03d}Z"}
+        rec = {
+            "parentUuid": self.parent,
+            "isSidechain": False,
+            "userType": "external",
+            "cwd": self.cwd,
+            "sessionId": self.session_id,
+            "version": "2.1.74",
+            "gitBranch": self.branch,
+            "slug": self.slug,
+            "type": kind,
+            **fields,
+            "uuid": uid,
+            "timestamp": f"2026-03-{1 + s // 86400 % 28:02d}T{s // 3600 % 24:02d}:{s // 60 % 60:02d}:"
+            f"{s % 60:02d}.{self.t % 1000:03d}Z",
+        }
         self.parent = uid
         return rec
 
     def _assistant(self, block: dict, stop: str | None) -> dict:
         r = self.rng
-        msg = {"model": "claude-opus-4-6", "id": "msg_01" + "".join(r.choices(string.ascii_letters + string.digits, k=22)),
-               "type": "message", "role": "assistant", "content": [block], "stop_reason": stop,
-               "stop_sequence": None,
-               "usage": {"input_tokens": r.randint(1, 9), "cache_creation_input_tokens": r.randint(0, 5000),
-                         "cache_read_input_tokens": r.randint(0, 90000),
-                         "cache_creation": {"ephemeral_5m_input_tokens": r.randint(0, 5000), "ephemeral_1h_input_tokens": 0},
-                         "output_tokens": r.randint(10, 2000), "service_tier": "standard"}}
-        return self._env("assistant", message=msg,
-                         requestId="req_011C" + "".join(r.choices(string.ascii_letters + string.digits, k=20)))
+        msg = {
+            "model": "claude-opus-4-6",
+            "id": "msg_01" + "".join(r.choices(string.ascii_letters + string.digits, k=22)),
+            "type": "message",
+            "role": "assistant",
+            "content": [block],
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": r.randint(1, 9),
+                "cache_creation_input_tokens": r.randint(0, 5000),
+                "cache_read_input_tokens": r.randint(0, 90000),
+                "cache_creation": {
+                    "ephemeral_5m_input_tokens": r.randint(0, 5000),
+                    "ephemeral_1h_input_tokens": 0,
+                },
+                "output_tokens": r.randint(10, 2000),
+                "service_tier": "standard",
+            },
+        }
+        return self._env(
+            "assistant",
+            message=msg,
+            requestId="req_011C" + "".join(r.choices(string.ascii_letters + string.digits, k=20)),
+        )
 
     def _prose(self, lo: int, hi: int) -> str:
         r = self.rng
@@ -319,8 +407,10 @@ class Session:
     def _tool_output(self) -> tuple[str, str, dict, str]:
         """(tool name, tool_result text, toolUseResult, input)."""
         r, p = self.rng, self.p
-        kind = r.choices(["read", "bash_log", "bash_git", "bash_diff", "bash_misc", "lock", "edit", "grep"],
-                         [22, 12, 8, 8, 12, 8, 18, 12])[0]
+        kind = r.choices(
+            ["read", "bash_log", "bash_git", "bash_diff", "bash_misc", "lock", "edit", "grep"],
+            [22, 12, 8, 8, 12, 8, 18, 12],
+        )[0]
         path = f"{self.cwd}/src/{r.choice(_NOUNS)}/{_ident(r)}.{r.choice(['py', 'ts'])}"
         if kind in ("read", "lock"):
             if kind == "lock":
@@ -331,37 +421,85 @@ class Session:
             start = r.randint(1, 200)
             content = "\n".join(lines)
             numbered = "\n".join(f"{start + i:>6}\u2192{line}" for i, line in enumerate(lines))
-            tur = {"type": "text", "file": {"filePath": path, "content": content, "numLines": len(lines),
-                                             "startLine": start, "totalLines": start + len(lines) + r.randint(0, 300)}}
+            tur = {
+                "type": "text",
+                "file": {
+                    "filePath": path,
+                    "content": content,
+                    "numLines": len(lines),
+                    "startLine": start,
+                    "totalLines": start + len(lines) + r.randint(0, 300),
+                },
+            }
             return "Read", numbered, tur, path
         if kind == "edit":
             lines = p.window(r, p.code, 40, 700)
             i = r.randrange(max(1, len(lines) - 6))
-            old, new = "\n".join(lines[i : i + 3]), "\n".join(lines[i : i + 3]) + "\n" + _sentence(r).replace(" ", "_")
+            old, new = (
+                "\n".join(lines[i : i + 3]),
+                "\n".join(lines[i : i + 3]) + "\n" + _sentence(r).replace(" ", "_"),
+            )
             original = "\n".join(lines)
-            text = (f"The file {path} has been updated. Here's the result of running `cat -n` on a snippet of the "
-                    f"edited file:\n" + "\n".join(f"{i + j + 1:>6}\u2192{ln}" for j, ln in enumerate(lines[i : i + 8])))
-            tur = {"filePath": path, "oldString": old, "newString": new, "originalFile": original,
-                   "structuredPatch": [{"oldStart": i + 1, "oldLines": 3, "newStart": i + 1, "newLines": 4,
-                                        "lines": [" " + ln for ln in lines[i : i + 3]] + ["+" + new.rsplit("\n", 1)[-1]]}],
-                   "userModified": False, "replaceAll": False}
+            text = (
+                f"The file {path} has been updated. Here's the result of running `cat -n` on a snippet of the "
+                f"edited file:\n"
+                + "\n".join(f"{i + j + 1:>6}\u2192{ln}" for j, ln in enumerate(lines[i : i + 8]))
+            )
+            tur = {
+                "filePath": path,
+                "oldString": old,
+                "newString": new,
+                "originalFile": original,
+                "structuredPatch": [
+                    {
+                        "oldStart": i + 1,
+                        "oldLines": 3,
+                        "newStart": i + 1,
+                        "newLines": 4,
+                        "lines": [" " + ln for ln in lines[i : i + 3]] + ["+" + new.rsplit("\n", 1)[-1]],
+                    }
+                ],
+                "userModified": False,
+                "replaceAll": False,
+            }
             return "Edit", text, tur, path
-        pool = {"bash_log": p.log, "bash_git": p.git, "bash_diff": p.diff, "bash_misc": p.misc, "grep": p.misc}[kind]
+        pool = {
+            "bash_log": p.log,
+            "bash_git": p.git,
+            "bash_diff": p.diff,
+            "bash_misc": p.misc,
+            "grep": p.misc,
+        }[kind]
         lines = p.window(r, pool, 5, 400)
         if r.random() < 0.06:
             lines = [*lines[: len(lines) // 2], _plant(r), *lines[len(lines) // 2 :]]
         out = "\n".join(lines)
-        cmd = {"bash_log": "tail -n 400 logs/app.log", "bash_git": "git log -n 30",
-               "bash_diff": "git diff HEAD~1", "bash_misc": "pytest -q", "grep": "rg -n TODO src"}[kind]
+        cmd = {
+            "bash_log": "tail -n 400 logs/app.log",
+            "bash_git": "git log -n 30",
+            "bash_diff": "git diff HEAD~1",
+            "bash_misc": "pytest -q",
+            "grep": "rg -n TODO src",
+        }[kind]
         return "Bash", out, {"stdout": out, "stderr": "", "interrupted": False, "isImage": False}, cmd
 
     def lines(self, target: int) -> Iterator[bytes]:
         r = self.rng
         size = 0
-        yield (line := orjson.dumps({"type": "file-history-snapshot", "messageId": _uuid(r),
-                                     "snapshot": {"messageId": _uuid(r), "trackedFileBackups": {},
-                                                  "timestamp": "2026-03-12T13:17:35.480Z"},
-                                     "isSnapshotUpdate": False}))
+        yield (
+            line := orjson.dumps(
+                {
+                    "type": "file-history-snapshot",
+                    "messageId": _uuid(r),
+                    "snapshot": {
+                        "messageId": _uuid(r),
+                        "trackedFileBackups": {},
+                        "timestamp": "2026-03-12T13:17:35.480Z",
+                    },
+                    "isSnapshotUpdate": False,
+                }
+            )
+        )
         size += len(line)
         while size < target:
             for line in self._turn():
@@ -373,23 +511,48 @@ class Session:
         r = self.rng
         content: object = self._prose(1, 6)
         if r.random() < 0.08:
-            content = [{"type": "text", "text": content},
-                       {"type": "image", "source": {"type": "base64", "media_type": "image/png",
-                                                    "data": base64.b64encode(r.randbytes(r.randint(2000, 60000))).decode()}}]
+            content = [
+                {"type": "text", "text": content},
+                {
+                    "type": "image",
+                    "source": {
+                        "type": "base64",
+                        "media_type": "image/png",
+                        "data": base64.b64encode(r.randbytes(r.randint(2000, 60000))).decode(),
+                    },
+                },
+            ]
         yield orjson.dumps(self._env("user", message={"role": "user", "content": content}))
         for _ in range(r.randint(1, 8)):
             if r.random() < 0.5:
                 sig = base64.b64encode(r.randbytes(r.randint(200, 900))).decode()
-                yield orjson.dumps(self._assistant({"type": "thinking", "thinking": self._prose(2, 14),
-                                                    "signature": sig}, None))
+                yield orjson.dumps(
+                    self._assistant(
+                        {"type": "thinking", "thinking": self._prose(2, 14), "signature": sig}, None
+                    )
+                )
             name, text, tur, arg = self._tool_output()
             tid = "toolu_01" + "".join(r.choices(string.ascii_letters + string.digits, k=22))
-            inp = {"command": arg, "description": _sentence(r, 3, 6)} if name == "Bash" else {"file_path": arg}
+            inp = (
+                {"command": arg, "description": _sentence(r, 3, 6)} if name == "Bash" else {"file_path": arg}
+            )
             if name == "Edit":
                 inp = {"file_path": arg, "old_string": tur["oldString"], "new_string": tur["newString"]}
-            yield orjson.dumps(self._assistant({"type": "tool_use", "id": tid, "name": name, "input": inp}, "tool_use"))
-            yield orjson.dumps(self._env("user", message={"role": "user", "content": [
-                {"tool_use_id": tid, "type": "tool_result", "content": text, "is_error": False}]}, toolUseResult=tur))
+            yield orjson.dumps(
+                self._assistant({"type": "tool_use", "id": tid, "name": name, "input": inp}, "tool_use")
+            )
+            yield orjson.dumps(
+                self._env(
+                    "user",
+                    message={
+                        "role": "user",
+                        "content": [
+                            {"tool_use_id": tid, "type": "tool_result", "content": text, "is_error": False}
+                        ],
+                    },
+                    toolUseResult=tur,
+                )
+            )
         yield orjson.dumps(self._assistant({"type": "text", "text": self._prose(2, 25)}, "end_turn"))
 
 

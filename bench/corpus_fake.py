@@ -18,32 +18,189 @@ import phonenumbers
 from tracepub.fakes import expand, github_token, luhn_number
 
 FIRST = [
-    "Priya", "Lukas", "Amara", "Mateo", "Ingrid", "Kenji", "Fatima", "Oliver", "Chiara", "Dmitri", "Aisha",
-    "Tomasz", "Yuki", "Rafael", "Sigrid", "Nikhil", "Leila", "Bastian", "Chen", "Olga", "Emeka", "Sofia",
-    "Hannah", "Marcus", "Ines", "Arjun", "Beatriz", "Jonas", "Mei", "Kwame", "Elena", "Henrik", "Zanele",
-    "Diego", "Astrid", "Ravi", "Camille", "Niamh", "Ahmed", "Greta", "Tariq", "Lucia", "Florian", "Anika",
-    "Matthias", "Nadia", "Pedro", "Svetlana", "Wei", "Malik", "Isabel", "Joaquim", "Keiko", "Thandiwe",
-    "José", "Łukasz", "Zoë", "Søren", "Ana-María", "Siobhán", "Björn", "Aoife", "Răzvan", "Çağla",
+    "Priya",
+    "Lukas",
+    "Amara",
+    "Mateo",
+    "Ingrid",
+    "Kenji",
+    "Fatima",
+    "Oliver",
+    "Chiara",
+    "Dmitri",
+    "Aisha",
+    "Tomasz",
+    "Yuki",
+    "Rafael",
+    "Sigrid",
+    "Nikhil",
+    "Leila",
+    "Bastian",
+    "Chen",
+    "Olga",
+    "Emeka",
+    "Sofia",
+    "Hannah",
+    "Marcus",
+    "Ines",
+    "Arjun",
+    "Beatriz",
+    "Jonas",
+    "Mei",
+    "Kwame",
+    "Elena",
+    "Henrik",
+    "Zanele",
+    "Diego",
+    "Astrid",
+    "Ravi",
+    "Camille",
+    "Niamh",
+    "Ahmed",
+    "Greta",
+    "Tariq",
+    "Lucia",
+    "Florian",
+    "Anika",
+    "Matthias",
+    "Nadia",
+    "Pedro",
+    "Svetlana",
+    "Wei",
+    "Malik",
+    "Isabel",
+    "Joaquim",
+    "Keiko",
+    "Thandiwe",
+    "José",
+    "Łukasz",
+    "Zoë",
+    "Søren",
+    "Ana-María",
+    "Siobhán",
+    "Björn",
+    "Aoife",
+    "Răzvan",
+    "Çağla",
 ]
 LAST = [
-    "Raman", "Becker", "Okafor", "Alvarez", "Lindqvist", "Tanaka", "Haddad", "Whitfield", "Romano",
-    "Volkov", "Mensah", "Kowalczyk", "Nakamura", "Oliveira", "Halvorsen", "Iyer", "Farahani", "Krause",
-    "Zhang", "Petrova", "Nwosu", "Castellano", "Brennan", "Delacroix", "Moreau", "Srinivasan", "Sousa",
-    "Engström", "Lindgren", "Asante", "Papadopoulos", "Fischer", "Dlamini", "Herrera", "Johansson",
-    "Chaudhary", "Lefebvre", "Gallagher", "Rahman", "Vogel", "Karimi", "Ferreira", "Hartmann", "Mbeki",
-    "Schröder", "Novak", "Quispe", "Ivanova", "Takahashi", "Abdullah", "Márquez", "Kuznetsov", "Adeyemi",
-    "O'Brien", "McAllister", "Nguyễn", "Wiśniewski", "Øvergaard", "Duarte-Silva", "Yılmaz", "Van der Berg",
+    "Raman",
+    "Becker",
+    "Okafor",
+    "Alvarez",
+    "Lindqvist",
+    "Tanaka",
+    "Haddad",
+    "Whitfield",
+    "Romano",
+    "Volkov",
+    "Mensah",
+    "Kowalczyk",
+    "Nakamura",
+    "Oliveira",
+    "Halvorsen",
+    "Iyer",
+    "Farahani",
+    "Krause",
+    "Zhang",
+    "Petrova",
+    "Nwosu",
+    "Castellano",
+    "Brennan",
+    "Delacroix",
+    "Moreau",
+    "Srinivasan",
+    "Sousa",
+    "Engström",
+    "Lindgren",
+    "Asante",
+    "Papadopoulos",
+    "Fischer",
+    "Dlamini",
+    "Herrera",
+    "Johansson",
+    "Chaudhary",
+    "Lefebvre",
+    "Gallagher",
+    "Rahman",
+    "Vogel",
+    "Karimi",
+    "Ferreira",
+    "Hartmann",
+    "Mbeki",
+    "Schröder",
+    "Novak",
+    "Quispe",
+    "Ivanova",
+    "Takahashi",
+    "Abdullah",
+    "Márquez",
+    "Kuznetsov",
+    "Adeyemi",
+    "O'Brien",
+    "McAllister",
+    "Nguyễn",
+    "Wiśniewski",
+    "Øvergaard",
+    "Duarte-Silva",
+    "Yılmaz",
+    "Van der Berg",
 ]
-MAIL_DOMAINS = ["gmail.com", "proton.me", "outlook.com", "fastmail.com", "northwind-labs.io", "kestrel.dev",
-                "hey.com", "icloud.com", "yahoo.co.uk", "web.de", "orbitalfreight.com", "mailbox.org"]
-CITIES_US = [("Springfield", "OR", "97477"), ("Austin", "TX", "78704"), ("Portland", "ME", "04101"),
-             ("Madison", "WI", "53703"), ("Boulder", "CO", "80302"), ("Raleigh", "NC", "27601")]
-STREETS = ["Maple", "Cedar", "Willow", "Lakeview", "Harbor", "Juniper", "Ridge", "Orchard", "Sycamore",
-           "Chestnut", "Meadow", "Birch", "Highland", "Magnolia", "Aspen", "Hawthorne"]
+MAIL_DOMAINS = [
+    "gmail.com",
+    "proton.me",
+    "outlook.com",
+    "fastmail.com",
+    "northwind-labs.io",
+    "kestrel.dev",
+    "hey.com",
+    "icloud.com",
+    "yahoo.co.uk",
+    "web.de",
+    "orbitalfreight.com",
+    "mailbox.org",
+]
+CITIES_US = [
+    ("Springfield", "OR", "97477"),
+    ("Austin", "TX", "78704"),
+    ("Portland", "ME", "04101"),
+    ("Madison", "WI", "53703"),
+    ("Boulder", "CO", "80302"),
+    ("Raleigh", "NC", "27601"),
+]
+STREETS = [
+    "Maple",
+    "Cedar",
+    "Willow",
+    "Lakeview",
+    "Harbor",
+    "Juniper",
+    "Ridge",
+    "Orchard",
+    "Sycamore",
+    "Chestnut",
+    "Meadow",
+    "Birch",
+    "Highland",
+    "Magnolia",
+    "Aspen",
+    "Hawthorne",
+]
 STREET_TYPES = ["Street", "Avenue", "Road", "Lane", "Drive", "Boulevard", "Way", "Court", "Place", "Terrace"]
 DE_STREETS = ["Haupt", "Linden", "Garten", "Schiller", "Goethe", "Bahnhof", "Kirch", "Berg", "Wald", "Rosen"]
-DE_CITIES = [("10115", "Berlin"), ("80331", "München"), ("50667", "Köln"), ("20095", "Hamburg"), ("04109", "Leipzig")]
-UK_POSTCODES = [("London", "SW1A 2AA"), ("Manchester", "M1 1AE"), ("Leeds", "LS1 4DY"), ("Bristol", "BS1 5TR")]
+DE_CITIES = [
+    ("10115", "Berlin"),
+    ("80331", "München"),
+    ("50667", "Köln"),
+    ("20095", "Hamburg"),
+    ("04109", "Leipzig"),
+]
+UK_POSTCODES = [
+    ("London", "SW1A 2AA"),
+    ("Manchester", "M1 1AE"),
+    ("Leeds", "LS1 4DY"),
+    ("Bristol", "BS1 5TR"),
+]
 PHONE_REGIONS = ["US", "GB", "DE", "FR", "IN", "BR", "AU", "ES", "IT", "NL", "JP", "SE", "ZA", "MX", "CA"]
 
 
@@ -52,24 +209,52 @@ def person(rng: random.Random) -> str:
 
 
 def _ascii(s: str) -> str:
-    table = str.maketrans({"ö": "o", "ä": "a", "ü": "u", "é": "e", "á": "a", "ß": "ss", "ø": "o", "å": "a",
-                           "ł": "l", "ë": "e", "í": "i", "ă": "a", "ç": "c", "ğ": "g", "ễ": "e", "ś": "s",
-                           "ı": "i", "'": "", " ": ""})
+    table = str.maketrans(
+        {
+            "ö": "o",
+            "ä": "a",
+            "ü": "u",
+            "é": "e",
+            "á": "a",
+            "ß": "ss",
+            "ø": "o",
+            "å": "a",
+            "ł": "l",
+            "ë": "e",
+            "í": "i",
+            "ă": "a",
+            "ç": "c",
+            "ğ": "g",
+            "ễ": "e",
+            "ś": "s",
+            "ı": "i",
+            "'": "",
+            " ": "",
+        }
+    )
     return s.translate(table)
 
 
 def email_for(rng: random.Random, name: str) -> str:
     first, _, last = name.lower().partition(" ")
     first, last = _ascii(first), _ascii(last)
-    local = rng.choice([f"{first}.{last}", f"{first[0]}{last}", f"{first}{rng.randint(1, 99)}", f"{first}_{last}"])
+    local = rng.choice(
+        [f"{first}.{last}", f"{first[0]}{last}", f"{first}{rng.randint(1, 99)}", f"{first}_{last}"]
+    )
     return f"{local}@{rng.choice(MAIL_DOMAINS)}"
 
 
 def handle_for(rng: random.Random, name: str) -> str:
     first, _, last = name.lower().partition(" ")
     first, last = _ascii(first), _ascii(last)
-    return rng.choice([f"{first}_{last[:4]}", f"{first[0]}{last}{rng.randint(1, 99)}", f"{first}.{last}",
-                       f"{last}{first[:2]}_dev"])
+    return rng.choice(
+        [
+            f"{first}_{last[:4]}",
+            f"{first[0]}{last}{rng.randint(1, 99)}",
+            f"{first}.{last}",
+            f"{last}{first[:2]}_dev",
+        ]
+    )
 
 
 def phone(rng: random.Random) -> str:
@@ -85,8 +270,13 @@ def phone(rng: random.Random) -> str:
             break
     else:
         num = example
-    fmt = rng.choice([phonenumbers.PhoneNumberFormat.INTERNATIONAL, phonenumbers.PhoneNumberFormat.E164,
-                      phonenumbers.PhoneNumberFormat.INTERNATIONAL])
+    fmt = rng.choice(
+        [
+            phonenumbers.PhoneNumberFormat.INTERNATIONAL,
+            phonenumbers.PhoneNumberFormat.E164,
+            phonenumbers.PhoneNumberFormat.INTERNATIONAL,
+        ]
+    )
     if region in ("US", "GB", "DE") and rng.random() < 0.3:
         return phonenumbers.format_number(num, phonenumbers.PhoneNumberFormat.NATIONAL)
     out = phonenumbers.format_number(num, fmt)
@@ -102,7 +292,7 @@ def card(rng: random.Random) -> str:
         return n
     if length == 15:
         return f"{n[:4]} {n[4:10]} {n[10:]}"
-    return " ".join(n[i:i + 4] for i in range(0, 16, 4))
+    return " ".join(n[i : i + 4] for i in range(0, 16, 4))
 
 
 def _iban_check(country: str, bban: str) -> str:
@@ -114,21 +304,42 @@ def iban(rng: random.Random) -> str:
     country = rng.choice(["DE", "GB", "NL", "ES", "FR", "IT"])
     d = lambda n: "".join(rng.choice(string.digits) for _ in range(n))  # noqa: E731
     u = lambda n: "".join(rng.choice(string.ascii_uppercase) for _ in range(n))  # noqa: E731
-    bban = {"DE": lambda: d(18), "GB": lambda: u(4) + d(14), "NL": lambda: u(4) + d(10), "ES": lambda: d(20),
-            "FR": lambda: d(23), "IT": lambda: u(1) + d(22)}[country]()
+    bban = {
+        "DE": lambda: d(18),
+        "GB": lambda: u(4) + d(14),
+        "NL": lambda: u(4) + d(10),
+        "ES": lambda: d(20),
+        "FR": lambda: d(23),
+        "IT": lambda: u(1) + d(22),
+    }[country]()
     code = country + _iban_check(country, bban) + bban
     if rng.random() < 0.5:
         return code
-    return " ".join(code[i:i + 4] for i in range(0, len(code), 4))
+    return " ".join(code[i : i + 4] for i in range(0, len(code), 4))
 
 
-_VERHOEFF_D = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
-               [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
-               [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
-               [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]]
-_VERHOEFF_P = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
-               [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
-               [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8]]
+_VERHOEFF_D = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 2, 3, 4, 0, 6, 7, 8, 9, 5],
+    [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+    [3, 4, 0, 1, 2, 8, 9, 5, 6, 7],
+    [4, 0, 1, 2, 3, 9, 5, 6, 7, 8],
+    [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+    [6, 5, 9, 8, 7, 1, 0, 4, 3, 2],
+    [7, 6, 5, 9, 8, 2, 1, 0, 4, 3],
+    [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+    [9, 8, 7, 6, 5, 4, 3, 2, 1, 0],
+]
+_VERHOEFF_P = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    [1, 5, 7, 6, 2, 8, 3, 0, 9, 4],
+    [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+    [8, 9, 1, 6, 0, 4, 3, 5, 2, 7],
+    [9, 4, 5, 3, 1, 2, 6, 8, 7, 0],
+    [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+    [2, 7, 9, 3, 8, 0, 6, 4, 1, 5],
+    [7, 0, 4, 6, 9, 1, 3, 2, 5, 8],
+]
 _VERHOEFF_INV = [0, 4, 3, 2, 1, 5, 6, 7, 8, 9]
 
 
@@ -165,10 +376,16 @@ def address(rng: random.Random) -> tuple[str, str]:
     style = rng.choice(["us", "us", "uk", "de"])
     if style == "us":
         city, st, zip_ = rng.choice(CITIES_US)
-        return f"{rng.randint(12, 9899)} {rng.choice(STREETS)} {rng.choice(STREET_TYPES)}", f"{city}, {st} {zip_}"
+        return (
+            f"{rng.randint(12, 9899)} {rng.choice(STREETS)} {rng.choice(STREET_TYPES)}",
+            f"{city}, {st} {zip_}",
+        )
     if style == "uk":
         city, pc = rng.choice(UK_POSTCODES)
-        return f"{rng.randint(2, 240)} {rng.choice(STREETS)} {rng.choice(['Road', 'Street', 'Lane', 'Gardens'])}", f"{city} {pc}"
+        return (
+            f"{rng.randint(2, 240)} {rng.choice(STREETS)} {rng.choice(['Road', 'Street', 'Lane', 'Gardens'])}",
+            f"{city} {pc}",
+        )
     plz, city = rng.choice(DE_CITIES)
     return f"{rng.choice(DE_STREETS)}straße {rng.randint(1, 140)}", f"{plz} {city}"
 
@@ -188,13 +405,17 @@ def public_ipv6(rng: random.Random) -> str:
 
 
 def private_ip(rng: random.Random) -> str:
-    return rng.choice([
-        f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}",
-        f"192.168.{rng.randint(0, 255)}.{rng.randint(2, 254)}",
-        f"172.{rng.randint(16, 31)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}",
-        f"127.0.{rng.randint(0, 9)}.{rng.randint(1, 9)}",
-        f"203.0.113.{rng.randint(1, 254)}", f"198.51.100.{rng.randint(1, 254)}", f"192.0.2.{rng.randint(1, 254)}",
-    ])
+    return rng.choice(
+        [
+            f"10.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}",
+            f"192.168.{rng.randint(0, 255)}.{rng.randint(2, 254)}",
+            f"172.{rng.randint(16, 31)}.{rng.randint(0, 255)}.{rng.randint(2, 254)}",
+            f"127.0.{rng.randint(0, 9)}.{rng.randint(1, 9)}",
+            f"203.0.113.{rng.randint(1, 254)}",
+            f"198.51.100.{rng.randint(1, 254)}",
+            f"192.0.2.{rng.randint(1, 254)}",
+        ]
+    )
 
 
 # -- hard negatives --------------------------------------------------------------------------
@@ -223,9 +444,9 @@ def ssh_public_key(rng: random.Random) -> str:
 
 
 def pem_body(rng: random.Random, lead: str, nbytes: int, width: int = 64) -> str:
-    body = lead + b64(rng, nbytes)[len(lead):]
+    body = lead + b64(rng, nbytes)[len(lead) :]
     body = body.rstrip("=")
-    return "\n".join(body[i:i + width] for i in range(0, len(body), width))
+    return "\n".join(body[i : i + width] for i in range(0, len(body), width))
 
 
 # -- the fake user ----------------------------------------------------------------------------

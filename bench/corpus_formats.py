@@ -106,54 +106,113 @@ class ClaudeWriter(Writer):
         def env(kind: str, **kw) -> dict:
             nonlocal parent
             uid = uuid4(rng)
-            d = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": s.cwd,
-                 "sessionId": s.id, "version": "2.1.74", "gitBranch": "main", "type": kind, **kw,
-                 "uuid": uid, "timestamp": iso(next(times))}
+            d = {
+                "parentUuid": parent,
+                "isSidechain": False,
+                "userType": "external",
+                "cwd": s.cwd,
+                "sessionId": s.id,
+                "version": "2.1.74",
+                "gitBranch": "main",
+                "type": kind,
+                **kw,
+                "uuid": uid,
+                "timestamp": iso(next(times)),
+            }
             parent = uid
             return d
 
         def assistant(content: list) -> dict:
-            return env("assistant", message={"model": s.model, "id": "msg_01" + hexs(rng, 22), "type": "message",
-                                             "role": "assistant", "content": content, "stop_reason": None,
-                                             "usage": {"input_tokens": rng.randint(3, 900), "output_tokens": rng.randint(10, 900)}},
-                       requestId="req_011C" + hexs(rng, 20))
+            return env(
+                "assistant",
+                message={
+                    "model": s.model,
+                    "id": "msg_01" + hexs(rng, 22),
+                    "type": "message",
+                    "role": "assistant",
+                    "content": content,
+                    "stop_reason": None,
+                    "usage": {"input_tokens": rng.randint(3, 900), "output_tokens": rng.randint(10, 900)},
+                },
+                requestId="req_011C" + hexs(rng, 20),
+            )
 
         for st in s.steps:
             if st.role == "user":
                 lines.append(env("user", message={"role": "user", "content": st.text}))
             elif st.role == "assistant":
                 if st.thinking:
-                    lines.append(assistant([{"type": "thinking", "thinking": st.thinking, "signature": "Eq" + hexs(rng, 60)}]))
+                    lines.append(
+                        assistant(
+                            [{"type": "thinking", "thinking": st.thinking, "signature": "Eq" + hexs(rng, 60)}]
+                        )
+                    )
                 lines.append(assistant([{"type": "text", "text": st.text}]))
             else:
                 c = st.call
                 tid = "toolu_01" + hexs(rng, 22)
                 a = c.args
                 if c.kind == "shell":
-                    inp, result = {"command": a["command"], "description": a.get("description", "Run command")}, \
-                        {"stdout": c.output, "stderr": "", "interrupted": False, "isImage": False}
+                    inp, result = (
+                        {"command": a["command"], "description": a.get("description", "Run command")},
+                        {"stdout": c.output, "stderr": "", "interrupted": False, "isImage": False},
+                    )
                     shown = c.output
                 elif c.kind == "read":
                     inp = {"file_path": a["path"]}
                     shown = numbered(c.output)
-                    result = {"type": "text", "file": {"filePath": a["path"], "content": c.output,
-                                                       "numLines": c.output.count("\n") + 1, "startLine": 1,
-                                                       "totalLines": c.output.count("\n") + 1}}
+                    result = {
+                        "type": "text",
+                        "file": {
+                            "filePath": a["path"],
+                            "content": c.output,
+                            "numLines": c.output.count("\n") + 1,
+                            "startLine": 1,
+                            "totalLines": c.output.count("\n") + 1,
+                        },
+                    }
                 elif c.kind == "write":
                     inp = {"file_path": a["path"], "content": a["content"]}
                     shown = f"File created successfully at: {a['path']}"
-                    result = {"type": "create", "filePath": a["path"], "content": a["content"], "structuredPatch": []}
+                    result = {
+                        "type": "create",
+                        "filePath": a["path"],
+                        "content": a["content"],
+                        "structuredPatch": [],
+                    }
                 elif c.kind == "edit":
                     inp = {"file_path": a["path"], "old_string": a["old"], "new_string": a["new"]}
                     shown = f"The file {a['path']} has been updated."
-                    result = {"filePath": a["path"], "oldString": a["old"], "newString": a["new"],
-                              "originalFile": a.get("original", ""), "userModified": False, "replaceAll": False}
+                    result = {
+                        "filePath": a["path"],
+                        "oldString": a["old"],
+                        "newString": a["new"],
+                        "originalFile": a.get("original", ""),
+                        "userModified": False,
+                        "replaceAll": False,
+                    }
                 else:
                     inp, shown, result = dict(a), c.output, c.output
-                lines.append(assistant([{"type": "tool_use", "id": tid, "name": self.TOOL[c.kind], "input": inp}]))
-                lines.append(env("user", message={"role": "user", "content": [
-                    {"tool_use_id": tid, "type": "tool_result", "content": shown, "is_error": False}]},
-                    toolUseResult=result))
+                lines.append(
+                    assistant([{"type": "tool_use", "id": tid, "name": self.TOOL[c.kind], "input": inp}])
+                )
+                lines.append(
+                    env(
+                        "user",
+                        message={
+                            "role": "user",
+                            "content": [
+                                {
+                                    "tool_use_id": tid,
+                                    "type": "tool_result",
+                                    "content": shown,
+                                    "is_error": False,
+                                }
+                            ],
+                        },
+                        toolUseResult=result,
+                    )
+                )
         lines.append({"type": "summary", "summary": s.steps[0].text[:60], "leafUuid": parent})
         enc = s.cwd.replace("/", "-").replace(".", "-")
         return _dump(self.root / "claude" / "projects" / enc / f"{s.id}.jsonl", lines)
@@ -165,27 +224,68 @@ class CodexWriter(Writer):
 
     def add(self, s: Session) -> int:
         rng, times = self.rng, s.times()
-        lines: list[dict] = [{"timestamp": iso(s.start), "type": "session_meta", "payload": {
-            "id": s.id, "timestamp": iso(s.start), "cwd": s.cwd, "originator": "codex_cli_rs", "cli_version": "0.125.0",
-            "source": "cli", "model_provider": "openai", "base_instructions": {"text": "You are Codex, a coding agent."},
-            "git": {"commit_hash": hexs(rng, 40), "branch": "main",
-                    "repository_url": f"git@github.com:northwind-labs/{s.project}.git"}}}]
+        lines: list[dict] = [
+            {
+                "timestamp": iso(s.start),
+                "type": "session_meta",
+                "payload": {
+                    "id": s.id,
+                    "timestamp": iso(s.start),
+                    "cwd": s.cwd,
+                    "originator": "codex_cli_rs",
+                    "cli_version": "0.125.0",
+                    "source": "cli",
+                    "model_provider": "openai",
+                    "base_instructions": {"text": "You are Codex, a coding agent."},
+                    "git": {
+                        "commit_hash": hexs(rng, 40),
+                        "branch": "main",
+                        "repository_url": f"git@github.com:northwind-labs/{s.project}.git",
+                    },
+                },
+            }
+        ]
 
         def item(kind: str, payload: dict) -> None:
             lines.append({"timestamp": iso(next(times)), "type": kind, "payload": payload})
 
-        item("turn_context", {"turn_id": uuid4(rng), "cwd": s.cwd, "current_date": s.start.date().isoformat(),
-                              "timezone": "Europe/Stockholm", "approval_policy": "on-request", "model": "gpt-5.5"})
+        item(
+            "turn_context",
+            {
+                "turn_id": uuid4(rng),
+                "cwd": s.cwd,
+                "current_date": s.start.date().isoformat(),
+                "timezone": "Europe/Stockholm",
+                "approval_policy": "on-request",
+                "model": "gpt-5.5",
+            },
+        )
         for st in s.steps:
             if st.role == "user":
-                item("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": st.text}]})
+                item(
+                    "response_item",
+                    {"type": "message", "role": "user", "content": [{"type": "input_text", "text": st.text}]},
+                )
                 item("event_msg", {"type": "user_message", "message": st.text, "images": []})
             elif st.role == "assistant":
                 if st.thinking:
-                    item("response_item", {"type": "reasoning", "summary": [{"type": "summary_text", "text": st.thinking}],
-                                           "content": None, "encrypted_content": "gAAAAAB" + hexs(rng, 80)})
-                item("response_item", {"type": "message", "role": "assistant",
-                                       "content": [{"type": "output_text", "text": st.text}]})
+                    item(
+                        "response_item",
+                        {
+                            "type": "reasoning",
+                            "summary": [{"type": "summary_text", "text": st.thinking}],
+                            "content": None,
+                            "encrypted_content": "gAAAAAB" + hexs(rng, 80),
+                        },
+                    )
+                item(
+                    "response_item",
+                    {
+                        "type": "message",
+                        "role": "assistant",
+                        "content": [{"type": "output_text", "text": st.text}],
+                    },
+                )
                 item("event_msg", {"type": "agent_message", "message": st.text})
             else:
                 c, cid = st.call, "call_" + hexs(rng, 24)
@@ -194,32 +294,86 @@ class CodexWriter(Writer):
                         body = "\n".join("+" + x for x in c.args["content"].split("\n"))
                         patch = f"*** Begin Patch\n*** Add File: {c.args['path']}\n{body}\n*** End Patch"
                     else:
-                        patch = (f"*** Begin Patch\n*** Update File: {c.args['path']}\n@@\n-{c.args['old']}\n"
-                                 f"+{c.args['new']}\n*** End Patch")
-                    item("response_item", {"type": "custom_tool_call", "name": "apply_patch", "input": patch,
-                                           "call_id": cid, "status": "completed"})
-                    item("response_item", {"type": "custom_tool_call_output", "call_id": cid,
-                                           "output": json.dumps({"output": f"Success. Updated the following files:\nA {c.args['path']}\n",
-                                                                 "metadata": {"exit_code": 0, "duration_seconds": 0.0}})})
+                        patch = (
+                            f"*** Begin Patch\n*** Update File: {c.args['path']}\n@@\n-{c.args['old']}\n"
+                            f"+{c.args['new']}\n*** End Patch"
+                        )
+                    item(
+                        "response_item",
+                        {
+                            "type": "custom_tool_call",
+                            "name": "apply_patch",
+                            "input": patch,
+                            "call_id": cid,
+                            "status": "completed",
+                        },
+                    )
+                    item(
+                        "response_item",
+                        {
+                            "type": "custom_tool_call_output",
+                            "call_id": cid,
+                            "output": json.dumps(
+                                {
+                                    "output": f"Success. Updated the following files:\nA {c.args['path']}\n",
+                                    "metadata": {"exit_code": 0, "duration_seconds": 0.0},
+                                }
+                            ),
+                        },
+                    )
                     continue
                 if c.kind == "http":
                     args = json.dumps(c.args)
-                    item("response_item", {"type": "function_call", "name": "http_request", "arguments": args, "call_id": cid})
-                    item("response_item", {"type": "function_call_output", "call_id": cid, "output": c.output})
+                    item(
+                        "response_item",
+                        {"type": "function_call", "name": "http_request", "arguments": args, "call_id": cid},
+                    )
+                    item(
+                        "response_item", {"type": "function_call_output", "call_id": cid, "output": c.output}
+                    )
                     continue
                 cmd = _shell_line(c)
-                item("response_item", {"type": "function_call", "name": "exec_command",
-                                       "arguments": json.dumps({"cmd": cmd, "workdir": s.cwd, "yield_time_ms": 10000}),
-                                       "call_id": cid})
-                out = (f"Chunk ID: {hexs(rng, 6)}\nWall time: {rng.uniform(0.1, 9):.4f} seconds\nProcess exited with code 0\n"
-                       f"Original token count: {len(c.output) // 4}\nOutput:\n{c.output}")
+                item(
+                    "response_item",
+                    {
+                        "type": "function_call",
+                        "name": "exec_command",
+                        "arguments": json.dumps({"cmd": cmd, "workdir": s.cwd, "yield_time_ms": 10000}),
+                        "call_id": cid,
+                    },
+                )
+                out = (
+                    f"Chunk ID: {hexs(rng, 6)}\nWall time: {rng.uniform(0.1, 9):.4f} seconds\nProcess exited with code 0\n"
+                    f"Original token count: {len(c.output) // 4}\nOutput:\n{c.output}"
+                )
                 item("response_item", {"type": "function_call_output", "call_id": cid, "output": out})
-                item("event_msg", {"type": "exec_command_end", "call_id": cid, "command": ["bash", "-lc", cmd],
-                                   "cwd": s.cwd, "aggregated_output": c.output[:10000], "exit_code": 0})
-        item("event_msg", {"type": "token_count", "info": {"total_token_usage": {"input_tokens": rng.randint(1000, 90000)}}})
+                item(
+                    "event_msg",
+                    {
+                        "type": "exec_command_end",
+                        "call_id": cid,
+                        "command": ["bash", "-lc", cmd],
+                        "cwd": s.cwd,
+                        "aggregated_output": c.output[:10000],
+                        "exit_code": 0,
+                    },
+                )
+        item(
+            "event_msg",
+            {
+                "type": "token_count",
+                "info": {"total_token_usage": {"input_tokens": rng.randint(1000, 90000)}},
+            },
+        )
         t = s.start
-        return _dump(self.root / "codex" / "sessions" / t.strftime("%Y/%m/%d") /
-                     f"rollout-{t.strftime('%Y-%m-%dT%H-%M-%S')}-{s.id}.jsonl", lines)
+        return _dump(
+            self.root
+            / "codex"
+            / "sessions"
+            / t.strftime("%Y/%m/%d")
+            / f"rollout-{t.strftime('%Y-%m-%dT%H-%M-%S')}-{s.id}.jsonl",
+            lines,
+        )
 
 
 # -- pi ------------------------------------------------------------------------------------------
@@ -229,7 +383,9 @@ class PiWriter(Writer):
 
     def add(self, s: Session) -> int:
         rng, times = self.rng, s.times()
-        lines: list[dict] = [{"type": "session", "version": 3, "id": s.id, "timestamp": iso(s.start), "cwd": s.cwd}]
+        lines: list[dict] = [
+            {"type": "session", "version": 3, "id": s.id, "timestamp": iso(s.start), "cwd": s.cwd}
+        ]
         parent = None
 
         def entry(**kw) -> None:
@@ -242,31 +398,78 @@ class PiWriter(Writer):
         for st in s.steps:
             t = ms(s.start)
             if st.role == "user":
-                entry(message={"role": "user", "content": [{"type": "text", "text": st.text}], "timestamp": t})
+                entry(
+                    message={"role": "user", "content": [{"type": "text", "text": st.text}], "timestamp": t}
+                )
             elif st.role == "assistant":
                 content: list[dict] = []
                 if st.thinking:
-                    content.append({"type": "thinking", "thinking": st.thinking, "thinkingSignature": "Eq" + hexs(rng, 40)})
+                    content.append(
+                        {
+                            "type": "thinking",
+                            "thinking": st.thinking,
+                            "thinkingSignature": "Eq" + hexs(rng, 40),
+                        }
+                    )
                 content.append({"type": "text", "text": st.text})
-                entry(message={"role": "assistant", "content": content, "api": "anthropic-messages",
-                               "provider": "anthropic", "model": s.model, "stopReason": "stop", "timestamp": t})
+                entry(
+                    message={
+                        "role": "assistant",
+                        "content": content,
+                        "api": "anthropic-messages",
+                        "provider": "anthropic",
+                        "model": s.model,
+                        "stopReason": "stop",
+                        "timestamp": t,
+                    }
+                )
             else:
                 c, cid = st.call, "toolu_01" + hexs(rng, 22)
                 args = {"command": c.args["command"]} if c.kind == "shell" else dict(c.args)
-                entry(message={"role": "assistant", "content": [{"type": "toolCall", "id": cid, "name": self.TOOL[c.kind],
-                                                                  "arguments": args}],
-                               "api": "anthropic-messages", "provider": "anthropic", "model": s.model,
-                               "stopReason": "toolUse", "timestamp": t})
-                entry(message={"role": "toolResult", "toolCallId": cid, "toolName": self.TOOL[c.kind],
-                               "content": [{"type": "text", "text": c.output or "ok"}], "isError": False, "timestamp": t})
+                entry(
+                    message={
+                        "role": "assistant",
+                        "content": [
+                            {"type": "toolCall", "id": cid, "name": self.TOOL[c.kind], "arguments": args}
+                        ],
+                        "api": "anthropic-messages",
+                        "provider": "anthropic",
+                        "model": s.model,
+                        "stopReason": "toolUse",
+                        "timestamp": t,
+                    }
+                )
+                entry(
+                    message={
+                        "role": "toolResult",
+                        "toolCallId": cid,
+                        "toolName": self.TOOL[c.kind],
+                        "content": [{"type": "text", "text": c.output or "ok"}],
+                        "isError": False,
+                        "timestamp": t,
+                    }
+                )
         enc = "--" + s.cwd.strip("/").replace("/", "-") + "--"
-        return _dump(self.root / "pi" / "sessions" / enc / f"{iso(s.start).replace(':', '-').replace('.', '-')}_{s.id}.jsonl", lines)
+        return _dump(
+            self.root
+            / "pi"
+            / "sessions"
+            / enc
+            / f"{iso(s.start).replace(':', '-').replace('.', '-')}_{s.id}.jsonl",
+            lines,
+        )
 
 
 # -- Gemini CLI ----------------------------------------------------------------------------------
 class GeminiWriter(Writer):
     harness = "gemini"
-    TOOL = {"shell": "run_shell_command", "read": "read_file", "write": "write_file", "edit": "replace", "http": "web_fetch"}
+    TOOL = {
+        "shell": "run_shell_command",
+        "read": "read_file",
+        "write": "write_file",
+        "edit": "replace",
+        "http": "web_fetch",
+    }
 
     def messages(self, s: Session) -> list[dict]:
         rng, times = self.rng, s.times()
@@ -278,31 +481,63 @@ class GeminiWriter(Writer):
                 out.append({"id": uuid4(rng), "timestamp": t, "type": "user", "content": [{"text": st.text}]})
                 pending = None
             elif st.role == "assistant":
-                msg = {"id": uuid4(rng), "timestamp": t, "type": "gemini", "content": st.text,
-                       "thoughts": [{"subject": "Plan", "description": st.thinking, "timestamp": t}] if st.thinking else [],
-                       "tokens": {"input": rng.randint(100, 9000), "output": rng.randint(5, 900)}, "model": "gemini-2.5-pro"}
+                msg = {
+                    "id": uuid4(rng),
+                    "timestamp": t,
+                    "type": "gemini",
+                    "content": st.text,
+                    "thoughts": [{"subject": "Plan", "description": st.thinking, "timestamp": t}]
+                    if st.thinking
+                    else [],
+                    "tokens": {"input": rng.randint(100, 9000), "output": rng.randint(5, 900)},
+                    "model": "gemini-2.5-pro",
+                }
                 out.append(msg)
                 pending = msg
             else:
                 c = st.call
                 name = self.TOOL[c.kind]
-                args = {"command": c.args["command"]} if c.kind == "shell" else \
-                    {"absolute_path": c.args["path"]} if c.kind == "read" else dict(c.args)
+                args = (
+                    {"command": c.args["command"]}
+                    if c.kind == "shell"
+                    else {"absolute_path": c.args["path"]}
+                    if c.kind == "read"
+                    else dict(c.args)
+                )
                 cid = f"{name}-{ms(s.start)}-{hexs(rng, 4)}"
-                call = {"id": cid, "name": name, "args": args,
-                        "result": [{"functionResponse": {"id": cid, "name": name, "response": {"output": c.output}}}],
-                        "status": "success", "timestamp": t, "resultDisplay": c.output[:2000]}
+                call = {
+                    "id": cid,
+                    "name": name,
+                    "args": args,
+                    "result": [
+                        {"functionResponse": {"id": cid, "name": name, "response": {"output": c.output}}}
+                    ],
+                    "status": "success",
+                    "timestamp": t,
+                    "resultDisplay": c.output[:2000],
+                }
                 if pending is None:
-                    pending = {"id": uuid4(rng), "timestamp": t, "type": "gemini", "content": "", "thoughts": [],
-                               "model": "gemini-2.5-pro"}
+                    pending = {
+                        "id": uuid4(rng),
+                        "timestamp": t,
+                        "type": "gemini",
+                        "content": "",
+                        "thoughts": [],
+                        "model": "gemini-2.5-pro",
+                    }
                     out.append(pending)
                 pending.setdefault("toolCalls", []).append(call)
         return out
 
     def add(self, s: Session) -> int:
         msgs = self.messages(s)
-        meta = {"sessionId": s.id, "projectHash": hexs(self.rng, 64), "startTime": iso(s.start),
-                "lastUpdated": iso(s.start), "kind": "main"}
+        meta = {
+            "sessionId": s.id,
+            "projectHash": hexs(self.rng, 64),
+            "startTime": iso(s.start),
+            "lastUpdated": iso(s.start),
+            "kind": "main",
+        }
         lines: list[dict] = [meta]
         for m in msgs:
             lines.append(m)
@@ -317,10 +552,21 @@ class GeminiLegacyWriter(GeminiWriter):
     harness = "gemini_legacy"
 
     def add(self, s: Session) -> int:
-        doc = {"sessionId": s.id, "projectHash": hexs(self.rng, 64), "startTime": iso(s.start),
-               "lastUpdated": iso(s.start), "messages": self.messages(s)}
-        path = self.root / "gemini" / "tmp" / (s.project + "-legacy") / "chats" / \
-            f"session-{s.start.strftime('%Y-%m-%dT%H-%M')}-{s.id[:8]}.json"
+        doc = {
+            "sessionId": s.id,
+            "projectHash": hexs(self.rng, 64),
+            "startTime": iso(s.start),
+            "lastUpdated": iso(s.start),
+            "messages": self.messages(s),
+        }
+        path = (
+            self.root
+            / "gemini"
+            / "tmp"
+            / (s.project + "-legacy")
+            / "chats"
+            / f"session-{s.start.strftime('%Y-%m-%dT%H-%M')}-{s.id[:8]}.json"
+        )
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(doc, indent=2, ensure_ascii=False)
         path.write_text(text, encoding="utf-8")
@@ -337,27 +583,58 @@ class OpenCodeData:
     def build(cls, s: Session, rng: random.Random) -> tuple[dict, dict, list[tuple[dict, list[dict]]]]:
         pid = hexs(rng, 40)
         sid = "ses_" + hexs(rng, 12) + s.id.replace("-", "")[:14]
-        project = {"id": pid, "worktree": s.cwd, "vcs": "git", "time": {"created": ms(s.start), "updated": ms(s.start)}}
-        session = {"id": sid, "slug": s.project, "version": "1.1.36", "projectID": pid, "directory": s.cwd,
-                   "title": s.steps[0].text[:50], "time": {"created": ms(s.start), "updated": ms(s.start)},
-                   "summary": {"additions": 0, "deletions": 0, "files": 0}}
+        project = {
+            "id": pid,
+            "worktree": s.cwd,
+            "vcs": "git",
+            "time": {"created": ms(s.start), "updated": ms(s.start)},
+        }
+        session = {
+            "id": sid,
+            "slug": s.project,
+            "version": "1.1.36",
+            "projectID": pid,
+            "directory": s.cwd,
+            "title": s.steps[0].text[:50],
+            "time": {"created": ms(s.start), "updated": ms(s.start)},
+            "summary": {"additions": 0, "deletions": 0, "files": 0},
+        }
         messages: list[tuple[dict, list[dict]]] = []
         times = s.times()
         cur: tuple[dict, list[dict]] | None = None
 
         def new_msg(role: str) -> tuple[dict, list[dict]]:
             t = ms(next(times))
-            m = {"id": "msg_" + hexs(rng, 12) + hexs(rng, 14), "sessionID": sid, "role": role, "time": {"created": t}}
+            m = {
+                "id": "msg_" + hexs(rng, 12) + hexs(rng, 14),
+                "sessionID": sid,
+                "role": role,
+                "time": {"created": t},
+            }
             if role == "assistant":
-                m.update({"modelID": s.model, "providerID": "anthropic", "mode": "build", "agent": "build",
-                          "path": {"cwd": s.cwd, "root": s.cwd}, "cost": 0.01})
+                m.update(
+                    {
+                        "modelID": s.model,
+                        "providerID": "anthropic",
+                        "mode": "build",
+                        "agent": "build",
+                        "path": {"cwd": s.cwd, "root": s.cwd},
+                        "cost": 0.01,
+                    }
+                )
             entry = (m, [])
             messages.append(entry)
             return entry
 
         def part(entry: tuple[dict, list[dict]], **kw) -> None:
-            entry[1].append({"id": "prt_" + hexs(rng, 12) + hexs(rng, 14), "sessionID": sid,
-                             "messageID": entry[0]["id"], **kw})
+            entry[1].append(
+                {
+                    "id": "prt_" + hexs(rng, 12) + hexs(rng, 14),
+                    "sessionID": sid,
+                    "messageID": entry[0]["id"],
+                    **kw,
+                }
+            )
 
         for st in s.steps:
             if st.role == "user":
@@ -367,18 +644,38 @@ class OpenCodeData:
                 cur = new_msg("assistant")
                 part(cur, type="step-start", snapshot=hexs(rng, 40))
                 if st.thinking:
-                    part(cur, type="reasoning", text=st.thinking, time={"start": ms(s.start), "end": ms(s.start)})
+                    part(
+                        cur,
+                        type="reasoning",
+                        text=st.thinking,
+                        time={"start": ms(s.start), "end": ms(s.start)},
+                    )
                 part(cur, type="text", text=st.text)
             else:
                 if cur is None:
                     cur = new_msg("assistant")
                 c = st.call
-                inp = {"command": c.args["command"], "description": "run"} if c.kind == "shell" else \
-                    {"filePath": c.args["path"]} if c.kind == "read" else dict(c.args)
-                part(cur, type="tool", callID="toolu_01" + hexs(rng, 22), tool=cls.TOOL[c.kind],
-                     state={"status": "completed", "input": inp, "output": c.output, "title": _shell_line(c)[:80],
-                            "metadata": {"output": c.output, "exit": 0, "description": "run"},
-                            "time": {"start": ms(s.start), "end": ms(s.start)}})
+                inp = (
+                    {"command": c.args["command"], "description": "run"}
+                    if c.kind == "shell"
+                    else {"filePath": c.args["path"]}
+                    if c.kind == "read"
+                    else dict(c.args)
+                )
+                part(
+                    cur,
+                    type="tool",
+                    callID="toolu_01" + hexs(rng, 22),
+                    tool=cls.TOOL[c.kind],
+                    state={
+                        "status": "completed",
+                        "input": inp,
+                        "output": c.output,
+                        "title": _shell_line(c)[:80],
+                        "metadata": {"output": c.output, "exit": 0, "description": "run"},
+                        "time": {"start": ms(s.start), "end": ms(s.start)},
+                    },
+                )
         return project, session, messages
 
 
@@ -404,10 +701,24 @@ CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEX
     def add(self, s: Session) -> int:
         project, session, messages = OpenCodeData.build(s, self.rng)
         t = ms(s.start)
-        self.db.execute("INSERT INTO project VALUES (?,?,?,?,?,?,?,?)", (project["id"], project["worktree"], "git", None, t, t, None, "[]"))
-        self.db.execute("INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) "
-                        "VALUES (?,?,?,?,?,?,?,?)", (session["id"], project["id"], session["slug"], session["directory"],
-                                                     session["title"], session["version"], t, t))
+        self.db.execute(
+            "INSERT INTO project VALUES (?,?,?,?,?,?,?,?)",
+            (project["id"], project["worktree"], "git", None, t, t, None, "[]"),
+        )
+        self.db.execute(
+            "INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            (
+                session["id"],
+                project["id"],
+                session["slug"],
+                session["directory"],
+                session["title"],
+                session["version"],
+                t,
+                t,
+            ),
+        )
         size = 0
         for m, parts in messages:
             data = {k: v for k, v in m.items() if k not in ("id", "sessionID")}
@@ -417,7 +728,9 @@ CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEX
             for p in parts:
                 pdata = json.dumps({k: v for k, v in p.items() if k not in ("id", "sessionID", "messageID")})
                 size += len(pdata)
-                self.db.execute("INSERT INTO part VALUES (?,?,?,?,?,?)", (p["id"], m["id"], session["id"], t, t, pdata))
+                self.db.execute(
+                    "INSERT INTO part VALUES (?,?,?,?,?,?)", (p["id"], m["id"], session["id"], t, t, pdata)
+                )
         return size
 
     def close(self) -> int:
@@ -461,16 +774,41 @@ def openai_messages(s: Session, rng: random.Random) -> list[dict]:
             msgs.append({"role": "assistant", "content": st.text})
         else:
             c, cid = st.call, "call_" + hexs(rng, 24)
-            name = {"shell": "terminal", "read": "read_file", "write": "write_file", "edit": "patch", "http": "http_request"}[c.kind]
+            name = {
+                "shell": "terminal",
+                "read": "read_file",
+                "write": "write_file",
+                "edit": "patch",
+                "http": "http_request",
+            }[c.kind]
             args = {"command": c.args["command"]} if c.kind == "shell" else dict(c.args)
-            msgs.append({"role": "assistant", "content": None, "tool_calls": [
-                {"id": cid, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}]})
+            msgs.append(
+                {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": cid,
+                            "type": "function",
+                            "function": {"name": name, "arguments": json.dumps(args)},
+                        }
+                    ],
+                }
+            )
             msgs.append({"role": "tool", "tool_call_id": cid, "name": name, "content": c.output})
     return msgs
 
 
-TOOLS = [{"type": "function", "function": {"name": "terminal", "description": "Run a shell command",
-                                           "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "terminal",
+            "description": "Run a shell command",
+            "parameters": {"type": "object", "properties": {"command": {"type": "string"}}},
+        },
+    }
+]
 
 
 class _MultiFile(Writer):
@@ -515,9 +853,24 @@ def sharegpt_turns(s: Session, rng: random.Random) -> list[dict]:
         else:
             c = st.call
             args = {"command": c.args["command"]} if c.kind == "shell" else dict(c.args)
-            turns.append({"from": "gpt", "value": "<tool_call>\n" + json.dumps({"name": c.kind, "arguments": args}) + "\n</tool_call>"})
-            turns.append({"from": "tool", "value": "<tool_response>\n" + json.dumps(
-                {"tool_call_id": "call_" + hexs(rng, 8), "name": c.kind, "content": c.output}) + "\n</tool_response>"})
+            turns.append(
+                {
+                    "from": "gpt",
+                    "value": "<tool_call>\n"
+                    + json.dumps({"name": c.kind, "arguments": args})
+                    + "\n</tool_call>",
+                }
+            )
+            turns.append(
+                {
+                    "from": "tool",
+                    "value": "<tool_response>\n"
+                    + json.dumps(
+                        {"tool_call_id": "call_" + hexs(rng, 8), "name": c.kind, "content": c.output}
+                    )
+                    + "\n</tool_response>",
+                }
+            )
     return turns
 
 
@@ -526,14 +879,21 @@ class ShareGPTWriter(_MultiFile):
     folder, stem = "sharegpt", "conversations"
 
     def line(self, s: Session) -> Any:
-        return {"conversations": sharegpt_turns(s, self.rng), "timestamp": iso(s.start), "model": s.model, "completed": True}
+        return {
+            "conversations": sharegpt_turns(s, self.rng),
+            "timestamp": iso(s.start),
+            "model": s.model,
+            "completed": True,
+        }
 
 
 class StsWriter(Writer):
     harness = "sts"
 
     def add(self, s: Session) -> int:
-        lines: list[dict] = [{"type": "session", "harness": "my-agent", "id": s.id, "name": s.steps[0].text[:40]}]
+        lines: list[dict] = [
+            {"type": "session", "harness": "my-agent", "id": s.id, "name": s.steps[0].text[:40]}
+        ]
         t = ms(s.start)
         for m in openai_messages(s, self.rng)[1:]:
             msg: dict = {"role": m["role"], "content": m["content"] or "", "timestamp": t}
@@ -555,19 +915,46 @@ class AtifWriter(Writer):
         for st in s.steps:
             t = iso(next(times))
             if st.role == "user":
-                steps.append({"step_id": len(steps) + 1, "timestamp": t, "source": "user", "message": st.text})
+                steps.append(
+                    {"step_id": len(steps) + 1, "timestamp": t, "source": "user", "message": st.text}
+                )
             elif st.role == "assistant":
-                steps.append({"step_id": len(steps) + 1, "timestamp": t, "source": "agent", "model_name": s.model,
-                              "message": st.text, "reasoning_content": st.thinking})
+                steps.append(
+                    {
+                        "step_id": len(steps) + 1,
+                        "timestamp": t,
+                        "source": "agent",
+                        "model_name": s.model,
+                        "message": st.text,
+                        "reasoning_content": st.thinking,
+                    }
+                )
             else:
                 c, cid = st.call, "toolu_" + hexs(self.rng, 10)
                 args = {"command": c.args["command"]} if c.kind == "shell" else dict(c.args)
-                steps.append({"step_id": len(steps) + 1, "timestamp": t, "source": "agent", "model_name": s.model,
-                              "message": "", "tool_calls": [{"tool_call_id": cid, "function_name": c.kind, "arguments": args}],
-                              "observation": {"results": [{"source_call_id": cid, "content": c.output}]}})
-        doc = {"schema_version": "ATIF-v1.6", "session_id": s.id,
-               "agent": {"name": "claude-code", "version": "2.1.74", "model_name": s.model, "extra": {"cwd": s.cwd}},
-               "steps": steps, "final_metrics": {"total_steps": len(steps)}}
+                steps.append(
+                    {
+                        "step_id": len(steps) + 1,
+                        "timestamp": t,
+                        "source": "agent",
+                        "model_name": s.model,
+                        "message": "",
+                        "tool_calls": [{"tool_call_id": cid, "function_name": c.kind, "arguments": args}],
+                        "observation": {"results": [{"source_call_id": cid, "content": c.output}]},
+                    }
+                )
+        doc = {
+            "schema_version": "ATIF-v1.6",
+            "session_id": s.id,
+            "agent": {
+                "name": "claude-code",
+                "version": "2.1.74",
+                "model_name": s.model,
+                "extra": {"cwd": s.cwd},
+            },
+            "steps": steps,
+            "final_metrics": {"total_steps": len(steps)},
+        }
         path = self.root / "generic" / "atif" / s.id / "agent" / "trajectory.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(doc, indent=2, ensure_ascii=False)
@@ -601,18 +988,37 @@ CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT
         t = s.start.timestamp()
         msgs = openai_messages(s, self.rng)
         m = s.meta
-        self.db.execute("INSERT INTO sessions (id, source, user_id, model, system_prompt, started_at, message_count, cwd, "
-                        "git_branch, git_repo_root, title, chat_id, chat_type, display_name, origin_json) "
-                        "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                        (hid, m.get("source", "cli"), m.get("user_id"), s.model, msgs[0]["content"], t, len(msgs), s.cwd,
-                         "main", s.cwd, s.steps[0].text[:40], m.get("chat_id"), m.get("chat_type"), m.get("display_name"),
-                         json.dumps(m["origin"]) if m.get("origin") else None))
+        self.db.execute(
+            "INSERT INTO sessions (id, source, user_id, model, system_prompt, started_at, message_count, cwd, "
+            "git_branch, git_repo_root, title, chat_id, chat_type, display_name, origin_json) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                hid,
+                m.get("source", "cli"),
+                m.get("user_id"),
+                s.model,
+                msgs[0]["content"],
+                t,
+                len(msgs),
+                s.cwd,
+                "main",
+                s.cwd,
+                s.steps[0].text[:40],
+                m.get("chat_id"),
+                m.get("chat_type"),
+                m.get("display_name"),
+                json.dumps(m["origin"]) if m.get("origin") else None,
+            ),
+        )
         size = 0
         for m in msgs[1:]:
             t += 2.0
             tc = json.dumps(m["tool_calls"]) if m.get("tool_calls") else None
-            self.db.execute("INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) "
-                            "VALUES (?,?,?,?,?,?,?)", (hid, m["role"], m["content"], m.get("tool_call_id"), tc, m.get("name"), t))
+            self.db.execute(
+                "INSERT INTO messages (session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (hid, m["role"], m["content"], m.get("tool_call_id"), tc, m.get("name"), t),
+            )
             size += len(m["content"] or "") + len(tc or "")
         return size
 
@@ -628,8 +1034,14 @@ class HermesJsonWriter(Writer):
     def add(self, s: Session) -> int:
         hid = s.start.strftime("%Y%m%d_%H%M%S_") + s.id[:6]
         turns = sharegpt_turns(s, self.rng)
-        doc = {"session_id": hid, "model": s.model, "session_start": s.start.isoformat(),
-               "last_updated": s.start.isoformat(), "message_count": len(turns), "conversations": turns}
+        doc = {
+            "session_id": hid,
+            "model": s.model,
+            "session_start": s.start.isoformat(),
+            "last_updated": s.start.isoformat(),
+            "message_count": len(turns),
+            "conversations": turns,
+        }
         path = self.root / "hermes" / "sessions" / f"session_{hid}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(doc, indent=2, ensure_ascii=False)
@@ -638,10 +1050,33 @@ class HermesJsonWriter(Writer):
 
 
 WRITERS: list[type[Writer]] = [
-    ClaudeWriter, CodexWriter, PiWriter, GeminiWriter, GeminiLegacyWriter, OpenCodeDbWriter, OpenCodeStorageWriter,
-    HermesDbWriter, HermesJsonWriter, OpenAIWriter, ShareGPTWriter, AtifWriter, StsWriter,
+    ClaudeWriter,
+    CodexWriter,
+    PiWriter,
+    GeminiWriter,
+    GeminiLegacyWriter,
+    OpenCodeDbWriter,
+    OpenCodeStorageWriter,
+    HermesDbWriter,
+    HermesJsonWriter,
+    OpenAIWriter,
+    ShareGPTWriter,
+    AtifWriter,
+    StsWriter,
 ]
 # Heavier harnesses get more sessions, as in real use.
-WEIGHTS = {"claude_code": 4, "codex": 3, "pi": 2, "gemini": 2, "opencode": 2, "hermes": 1, "gemini_legacy": 1,
-           "opencode_storage": 1, "hermes_json": 1, "openai": 1, "sharegpt": 1, "atif": 1, "sts": 1}
-
+WEIGHTS = {
+    "claude_code": 4,
+    "codex": 3,
+    "pi": 2,
+    "gemini": 2,
+    "opencode": 2,
+    "hermes": 1,
+    "gemini_legacy": 1,
+    "opencode_storage": 1,
+    "hermes_json": 1,
+    "openai": 1,
+    "sharegpt": 1,
+    "atif": 1,
+    "sts": 1,
+}

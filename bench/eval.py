@@ -45,16 +45,39 @@ CANARY = re.compile(r"evalref-[a-z_]+-\d{4}")
 # Files under review/ that may hold secret material on purpose, readable by the owner only (0600):
 # the placeholder key. (values.json keeps only keyed hashes of the exact values: runstate.py.)
 SECRET_STORES = {"placeholder.key"}
-_SECRETISH = ("TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "ACCESS_KEY", "CREDENTIAL", "AUTH", "PRIVATE")
+_SECRETISH = (
+    "TOKEN",
+    "SECRET",
+    "PASSWORD",
+    "PASSWD",
+    "API_KEY",
+    "ACCESS_KEY",
+    "CREDENTIAL",
+    "AUTH",
+    "PRIVATE",
+)
 
 
 # -- running the pipeline ---------------------------------------------------------------------------
 def clean_env(extra: dict[str, str]) -> dict[str, str]:
     """The machine's environment minus anything secret or harness-specific, plus the fake user's."""
-    env = {k: v for k, v in os.environ.items()
-           if not any(s in k.upper() for s in _SECRETISH)
-           and k not in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "OPENCODE_DB", "HERMES_HOME",
-                         "XDG_DATA_HOME", "XDG_CONFIG_HOME", "HF_HOME", "GIT_CONFIG_GLOBAL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not any(s in k.upper() for s in _SECRETISH)
+        and k
+        not in (
+            "CLAUDE_CONFIG_DIR",
+            "CODEX_HOME",
+            "PI_CODING_AGENT_DIR",
+            "OPENCODE_DB",
+            "HERMES_HOME",
+            "XDG_DATA_HOME",
+            "XDG_CONFIG_HOME",
+            "HF_HOME",
+            "GIT_CONFIG_GLOBAL",
+        )
+    }
     env.update(extra)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     env["GIT_CONFIG_NOSYSTEM"] = "1"
@@ -62,9 +85,22 @@ def clean_env(extra: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def run_redact(corpus: Path, out: Path, env: dict[str, str], jobs: int = 0, extra: list[str] | None = None) -> dict:
-    cmd = [sys.executable, "-m", "tracepub.cli", "redact", str(corpus), "--out", str(out), "--json",
-           "--jobs", str(jobs), *(extra or [])]
+def run_redact(
+    corpus: Path, out: Path, env: dict[str, str], jobs: int = 0, extra: list[str] | None = None
+) -> dict:
+    cmd = [
+        sys.executable,
+        "-m",
+        "tracepub.cli",
+        "redact",
+        str(corpus),
+        "--out",
+        str(out),
+        "--json",
+        "--jobs",
+        str(jobs),
+        *(extra or []),
+    ]
     proc = subprocess.run(cmd, env=clean_env(env), capture_output=True, text=True, cwd=str(out.parent))
     if proc.returncode != 0:
         raise RuntimeError(f"tracepub redact failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
@@ -75,7 +111,13 @@ def run_redact(corpus: Path, out: Path, env: dict[str, str], jobs: int = 0, extr
 def _unescape(text: str) -> str:
     """One level of JSON string escapes, for JSON written inside text that is not JSON
     (``<tool_response>{...}</tool_response>``): a multi-line value is only found with its lines back."""
-    return text.replace("\\\\", "\0").replace("\\n", "\n").replace("\\t", "\t").replace('\\"', '"').replace("\0", "\\")
+    return (
+        text.replace("\\\\", "\0")
+        .replace("\\n", "\n")
+        .replace("\\t", "\t")
+        .replace('\\"', '"')
+        .replace("\0", "\\")
+    )
 
 
 def _strings(value: Any, out: list[str]) -> None:
@@ -199,7 +241,7 @@ class Score:
 def _windows(value: str) -> list[str]:
     if len(value) <= WINDOW:
         return []
-    return [value[i:i + WINDOW] for i in range(len(value) - WINDOW + 1)]
+    return [value[i : i + WINDOW] for i in range(len(value) - WINDOW + 1)]
 
 
 def score(labels: list[dict], sessions: list[dict], output: Output) -> Score:
@@ -216,8 +258,10 @@ def score(labels: list[dict], sessions: list[dict], output: Output) -> Score:
         labs = by_session.get(s["session"], [])
         if not labs:
             continue
-        words = sorted({lab["value"] for lab in labs} | {w for lab in labs if lab["kind"] == "secret"
-                                                           for w in _windows(lab["value"])})
+        words = sorted(
+            {lab["value"] for lab in labs}
+            | {w for lab in labs if lab["kind"] == "secret" for w in _windows(lab["value"])}
+        )
         auto = ahocorasick_rs.AhoCorasick(words)
         present: set[str] = set()
         for text in (*texts, output.common):
@@ -236,7 +280,9 @@ def score(labels: list[dict], sessions: list[dict], output: Output) -> Score:
             sc.types[(lab["kind"], lab["type"])].add(t)
             sc.harness[(s["harness"], lab["kind"])].add(t)
             if t.leaked or t.partly or t.removed:
-                sc.failures.append({**lab, "result": "leaked" if t.leaked else "partly" if t.partly else "removed"})
+                sc.failures.append(
+                    {**lab, "result": "leaked" if t.leaked else "partly" if t.partly else "removed"}
+                )
     return sc
 
 
@@ -260,38 +306,60 @@ def _pct(n: int, d: int) -> str:
     return f"{100 * n / d:.2f}%" if d else "-"
 
 
-def render(sc: Score, summary: dict | None = None, seconds: float | None = None, size: int | None = None) -> str:
+def render(
+    sc: Score, summary: dict | None = None, seconds: float | None = None, size: int | None = None
+) -> str:
     lines = []
     r = sc.rates()
-    lines += ["| measure | value | target |", "|---|---|---|",
-              f"| secrets leaked (full or partial) | {r['secret_leak'] * 100:.2f}% "
-              f"({sc.kinds['secret'].leaked} + {sc.kinds['secret'].partly} of {sc.kinds['secret'].planted}) | ≤ 0.5% |",
-              f"| user's identity leaked | {int(r['identity_leaks'])} (of {sc.kinds['identity'].planted}) | 0 |",
-              f"| PII leaked | {r['pii_leak'] * 100:.2f}% ({sc.kinds['pii'].leaked} of {sc.kinds['pii'].planted}) | ≤ 5% |",
-              f"| harmless values removed | {r['negatives_removed'] * 100:.2f}% "
-              f"({sc.kinds['negative'].removed} of {sc.kinds['negative'].planted}) | ≤ 2% |", ""]
+    lines += [
+        "| measure | value | target |",
+        "|---|---|---|",
+        f"| secrets leaked (full or partial) | {r['secret_leak'] * 100:.2f}% "
+        f"({sc.kinds['secret'].leaked} + {sc.kinds['secret'].partly} of {sc.kinds['secret'].planted}) | ≤ 0.5% |",
+        f"| user's identity leaked | {int(r['identity_leaks'])} (of {sc.kinds['identity'].planted}) | 0 |",
+        f"| PII leaked | {r['pii_leak'] * 100:.2f}% ({sc.kinds['pii'].leaked} of {sc.kinds['pii'].planted}) | ≤ 5% |",
+        f"| harmless values removed | {r['negatives_removed'] * 100:.2f}% "
+        f"({sc.kinds['negative'].removed} of {sc.kinds['negative'].planted}) | ≤ 2% |",
+        "",
+    ]
     lines += ["| kind | type | planted | leaked | partly leaked | removed |", "|---|---|---|---|---|---|"]
     for (kind, type_), t in sorted(sc.types.items()):
-        lines.append(f"| {kind} | {type_} | {t.planted} | {t.leaked or ''} | {t.partly or ''} | {t.removed or ''} |")
-    lines += ["", "| harness | sessions read | secrets leaked | identity leaked | PII leaked | negatives removed |",
-              "|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {kind} | {type_} | {t.planted} | {t.leaked or ''} | {t.partly or ''} | {t.removed or ''} |"
+        )
+    lines += [
+        "",
+        "| harness | sessions read | secrets leaked | identity leaked | PII leaked | negatives removed |",
+        "|---|---|---|---|---|---|",
+    ]
     for h in sorted(sc.sessions):
+
         def cell(kind: str, h: str = h) -> str:
             t = sc.harness.get((h, kind))
             if t is None or not t.planted:
                 return "-"
             n = t.removed if kind == "negative" else t.leaked + t.partly
             return f"{n}/{t.planted}"
+
         read = sc.sessions_read.get(h, 0)
-        lines.append(f"| {h} | {read}/{sc.sessions[h]}{'' if read else ' (not read)'} | {cell('secret')} | "
-                     f"{cell('identity')} | {cell('pii')} | {cell('negative')} |")
+        lines.append(
+            f"| {h} | {read}/{sc.sessions[h]}{'' if read else ' (not read)'} | {cell('secret')} | "
+            f"{cell('identity')} | {cell('pii')} | {cell('negative')} |"
+        )
     if sc.review_leaks:
-        lines += ["", "Identity in clear under review/ or manifest.json:", *[f"  {x}" for x in sc.review_leaks[:10]]]
+        lines += [
+            "",
+            "Identity in clear under review/ or manifest.json:",
+            *[f"  {x}" for x in sc.review_leaks[:10]],
+        ]
     if summary is not None and seconds is not None and size:
         read = summary.get("bytes_in") or 0
-        lines += ["", f"Corpus {size / 1e6:.1f} MB; {summary.get('files', 0)} files ({read / 1e6:.1f} MB) redacted in "
-                  f"{seconds:.1f} s ({read / 1e6 / seconds:.2f} MB/s, process start included); "
-                  f"NER: {summary.get('ner') or 'off'}."]
+        lines += [
+            "",
+            f"Corpus {size / 1e6:.1f} MB; {summary.get('files', 0)} files ({read / 1e6:.1f} MB) redacted in "
+            f"{seconds:.1f} s ({read / 1e6 / seconds:.2f} MB/s, process start included); "
+            f"NER: {summary.get('ner') or 'off'}.",
+        ]
     return "\n".join(lines)
 
 
@@ -306,15 +374,23 @@ def render_failures(sc: Score, limit: int) -> str:
         wheres = Counter(f["where"] for f in fs).most_common(4)
         ex = fs[0]["value"].replace("\n", "\\n")
         ex = ex if kind in ("negative", "pii") else ex[:6] + "…" + f"({len(ex)} chars)"
-        lines.append(f"  {result} {kind} {type_}: {len(fs)}; {', '.join(f'{w} {n}' for w, n in wheres)}; e.g. {ex[:80]}")
+        lines.append(
+            f"  {result} {kind} {type_}: {len(fs)}; {', '.join(f'{w} {n}' for w, n in wheres)}; e.g. {ex[:80]}"
+        )
         if len(lines) > limit + 2:
             break
     return "\n".join(lines)
 
 
 # -- the command -------------------------------------------------------------------------------------
-def evaluate(workdir: Path, size: int, seed: int = 1, jobs: int = 0, extra: list[str] | None = None,
-             corpus_dir: Path | None = None) -> tuple[Score, dict, float, int]:
+def evaluate(
+    workdir: Path,
+    size: int,
+    seed: int = 1,
+    jobs: int = 0,
+    extra: list[str] | None = None,
+    corpus_dir: Path | None = None,
+) -> tuple[Score, dict, float, int]:
     if corpus_dir is None:
         corpus_dir = workdir / "eval-corpus"
         c = generate(corpus_dir, size, seed)
@@ -335,7 +411,9 @@ def evaluate(workdir: Path, size: int, seed: int = 1, jobs: int = 0, extra: list
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Labelled evaluation of tracepub redact.")
-    ap.add_argument("--size", type=parse_size, default=parse_size("20MB"), help="Corpus size (e.g. 300KB, 20MB).")
+    ap.add_argument(
+        "--size", type=parse_size, default=parse_size("20MB"), help="Corpus size (e.g. 300KB, 20MB)."
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=0, help="Passed to tracepub redact (0: one per core).")
     ap.add_argument("--keep", type=Path, help="Work in this folder and keep the corpus and output.")
@@ -349,13 +427,24 @@ def main(argv: list[str] | None = None) -> int:
     workdir = args.keep or Path(ctx.name)  # type: ignore[union-attr]
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        sc, summary, seconds, nbytes = evaluate(workdir, args.size, args.seed, args.jobs, args.redact_args, args.corpus)
+        sc, summary, seconds, nbytes = evaluate(
+            workdir, args.size, args.seed, args.jobs, args.redact_args, args.corpus
+        )
     finally:
         if ctx is not None:
             ctx.cleanup()
     if args.json:
-        print(json.dumps({"rates": sc.rates(), "missed": sc.missed(), "read": dict(sc.sessions_read),
-                          "sessions": dict(sc.sessions)}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "rates": sc.rates(),
+                    "missed": sc.missed(),
+                    "read": dict(sc.sessions_read),
+                    "sessions": dict(sc.sessions),
+                },
+                indent=2,
+            )
+        )
     else:
         print(render(sc, summary, seconds, nbytes))
         print(render_failures(sc, args.examples))

@@ -65,7 +65,9 @@ def main() -> None:
         for s in engine.scan(c, leaf):
             found.append((s, c[s.start : s.end]))
     dt = time.perf_counter() - t0
-    print(f"{size / 1e6:.1f} MB in {len(chunks)} chunks: {dt:.2f} s = {size / 1e6 / dt:.1f} MB/s; {len(found)} spans")
+    print(
+        f"{size / 1e6:.1f} MB in {len(chunks)} chunks: {dt:.2f} s = {size / 1e6 / dt:.1f} MB/s; {len(found)} spans"
+    )
     for s, v in found[: args.show]:
         print(f"  {s.type:32} {s.detector:36} {v[:60]!r}")
 

@@ -46,8 +46,12 @@ def digest_dir(out: Path) -> dict[str, str]:
     got: dict[str, str] = {}
     for p in sorted((out / "dataset").rglob("*")):
         if p.is_file():
-            got["dataset/" + p.relative_to(out / "dataset").as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
-    got["review/findings.jsonl"] = hashlib.sha256((out / "review" / "findings.jsonl").read_bytes()).hexdigest()
+            got["dataset/" + p.relative_to(out / "dataset").as_posix()] = hashlib.sha256(
+                p.read_bytes()
+            ).hexdigest()
+    got["review/findings.jsonl"] = hashlib.sha256(
+        (out / "review" / "findings.jsonl").read_bytes()
+    ).hexdigest()
     manifest = json.loads((out / "manifest.json").read_text())
     manifest.pop("run_id", None)
     got["manifest.json"] = hashlib.sha256(json.dumps(manifest, sort_keys=True).encode()).hexdigest()

@@ -22,10 +22,21 @@ def isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("USER", "jdoe")
     monkeypatch.setenv("LOGNAME", "jdoe")
     for name in list(os.environ):
-        if any(k in name.upper() for k in ("TOKEN", "SECRET", "PASSWORD", "API_KEY", "ACCESS_KEY", "CREDENTIAL")):
+        if any(
+            k in name.upper() for k in ("TOKEN", "SECRET", "PASSWORD", "API_KEY", "ACCESS_KEY", "CREDENTIAL")
+        ):
             monkeypatch.delenv(name, raising=False)
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "PI_CODING_AGENT_DIR", "OPENCODE_DB", "HERMES_HOME",
-                 "XDG_DATA_HOME", "XDG_CONFIG_HOME", "HF_TOKEN", "HF_HOME"):
+    for name in (
+        "CLAUDE_CONFIG_DIR",
+        "CODEX_HOME",
+        "PI_CODING_AGENT_DIR",
+        "OPENCODE_DB",
+        "HERMES_HOME",
+        "XDG_DATA_HOME",
+        "XDG_CONFIG_HOME",
+        "HF_TOKEN",
+        "HF_HOME",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")

@@ -110,8 +110,14 @@ class _Handler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(n) if n else b""
 
-    def _send(self, status: int, body: bytes = b"", headers: dict[str, str] | None = None,
-              content_type: str = "application/json", head: bool = False) -> None:
+    def _send(
+        self,
+        status: int,
+        body: bytes = b"",
+        headers: dict[str, str] | None = None,
+        content_type: str = "application/json",
+        head: bool = False,
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -158,8 +164,14 @@ class _Handler(BaseHTTPRequestHandler):
             if repo is None:
                 return self._not_found()
             prefix = unquote(m.group(4) or "").strip("/")
-            return self._json(200, [_entry(p, d) for p, d in sorted(repo.files.items())
-                                    if not prefix or p.startswith(prefix + "/")])
+            return self._json(
+                200,
+                [
+                    _entry(p, d)
+                    for p, d in sorted(repo.files.items())
+                    if not prefix or p.startswith(prefix + "/")
+                ],
+            )
         if path == "/api/agent-harnesses":  # the client's agent-detection registry (best effort)
             return self._json(200, {"standardEnvVars": [], "harnesses": {}})
         if path == "/api/whoami-v2":
@@ -200,10 +212,20 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(200, [_entry(p, repo.files[p]) for p in paths if p in repo.files])
         if kind == "preupload":
             files = json.loads(body)["files"]
-            return self._json(200, {"files": [
-                {"path": f["path"], "uploadMode": "regular", "shouldIgnore": False,
-                 "oid": git_oid(repo.files[f["path"]]) if f["path"] in repo.files else None}
-                for f in files]})
+            return self._json(
+                200,
+                {
+                    "files": [
+                        {
+                            "path": f["path"],
+                            "uploadMode": "regular",
+                            "shouldIgnore": False,
+                            "oid": git_oid(repo.files[f["path"]]) if f["path"] in repo.files else None,
+                        }
+                        for f in files
+                    ]
+                },
+            )
         if self.fake.hang_commits:
             self.fake.released.wait(120)
             return None
@@ -221,8 +243,9 @@ class _Handler(BaseHTTPRequestHandler):
                 header = item["value"]
             elif item["key"] == "file":
                 v = item["value"]
-                files[v["path"]] = base64.b64decode(v["content"]) if v.get("encoding") == "base64" \
-                    else v["content"].encode()
+                files[v["path"]] = (
+                    base64.b64decode(v["content"]) if v.get("encoding") == "base64" else v["content"].encode()
+                )
             else:  # lfsFile, deletedFile...: not expected from tracepub
                 return self._json(400, {"error": f"unsupported commit operation {item['key']}"})
         with self.fake._lock:
@@ -235,10 +258,23 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 repo.files.update(files)
                 repo.sha = sha
-            self.fake.commits.append({"repo": repo.repo_id, "summary": header.get("summary", ""),
-                                      "description": header.get("description", ""), "files": files, "pr": pr})
-        self._json(200, {"commitUrl": f"{self.fake.url}/datasets/{repo.repo_id}/commit/{sha}",
-                         "commitOid": sha, "pullRequestUrl": pr_url})
+            self.fake.commits.append(
+                {
+                    "repo": repo.repo_id,
+                    "summary": header.get("summary", ""),
+                    "description": header.get("description", ""),
+                    "files": files,
+                    "pr": pr,
+                }
+            )
+        self._json(
+            200,
+            {
+                "commitUrl": f"{self.fake.url}/datasets/{repo.repo_id}/commit/{sha}",
+                "commitOid": sha,
+                "pullRequestUrl": pr_url,
+            },
+        )
 
     def _resolve(self, head: bool) -> None:
         path = urlsplit(self.path).path
@@ -250,8 +286,13 @@ class _Handler(BaseHTTPRequestHandler):
         if name not in repo.files:
             return self._not_found("EntryNotFound", "Entry not found")
         data = repo.files[name]
-        self._send(200, data, {"X-Repo-Commit": repo.sha, "ETag": f'"{git_oid(data)}"'},
-                   content_type="application/octet-stream", head=head)
+        self._send(
+            200,
+            data,
+            {"X-Repo-Commit": repo.sha, "ETag": f'"{git_oid(data)}"'},
+            content_type="application/octet-stream",
+            head=head,
+        )
 
 
 def _entry(path: str, data: bytes) -> dict[str, Any]:
@@ -259,8 +300,14 @@ def _entry(path: str, data: bytes) -> dict[str, Any]:
 
 
 def _info(repo: Repo) -> dict[str, Any]:
-    return {"id": repo.repo_id, "private": repo.private, "sha": repo.sha,
-            "siblings": [{"rfilename": p, "size": len(d), "blobId": git_oid(d)} for p, d in sorted(repo.files.items())]}
+    return {
+        "id": repo.repo_id,
+        "private": repo.private,
+        "sha": repo.sha,
+        "siblings": [
+            {"rfilename": p, "size": len(d), "blobId": git_oid(d)} for p, d in sorted(repo.files.items())
+        ],
+    }
 
 
 @pytest.fixture
@@ -275,7 +322,9 @@ def hub(monkeypatch):
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     monkeypatch.setattr(hf_constants, "HF_HUB_OFFLINE", False)
     monkeypatch.setattr(hf_constants, "ENDPOINT", url)
-    monkeypatch.setattr(hf_constants, "HUGGINGFACE_CO_URL_TEMPLATE", url + "/{repo_id}/resolve/{revision}/{filename}")
+    monkeypatch.setattr(
+        hf_constants, "HUGGINGFACE_CO_URL_TEMPLATE", url + "/{repo_id}/resolve/{revision}/{filename}"
+    )
     _loopback_only(monkeypatch)
     # The stored login lives under HF_HOME; keep the real one out of reach.
     monkeypatch.setattr(hf_constants, "HF_TOKEN_PATH", str(_nowhere(monkeypatch)))

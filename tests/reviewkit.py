@@ -55,8 +55,15 @@ def claude_session(folder: Path, p: Planted, name: str = "session.jsonl", extra:
     ]
     lines = []
     for i, (role, text) in enumerate(texts):
-        lines.append({"type": role, "sessionId": sid, "cwd": "/home/jdoe/src/app", "uuid": f"u{i}",
-                      "message": {"role": role, "content": [{"type": "text", "text": text}]}})
+        lines.append(
+            {
+                "type": role,
+                "sessionId": sid,
+                "cwd": "/home/jdoe/src/app",
+                "uuid": f"u{i}",
+                "message": {"role": role, "content": [{"type": "text", "text": text}]},
+            }
+        )
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
@@ -67,8 +74,13 @@ def invoke(*args: str, input: str | None = None) -> Result:
     return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
 
 
-def redacted_dir(tmp: Path, p: Planted | None = None, config: bool = True, extra: str = "",
-                 license: str | None = "cc-by-4.0") -> Path:
+def redacted_dir(
+    tmp: Path,
+    p: Planted | None = None,
+    config: bool = True,
+    extra: str = "",
+    license: str | None = "cc-by-4.0",
+) -> Path:
     """sources/ with one session, redacted into out/ (with the flagged-ticket rule), the card's
     license chosen at redact (approve refuses without one; ``license=None`` leaves it open)."""
     p = p or planted()
@@ -97,4 +109,6 @@ def value_id(out: Path, type_prefix: str) -> str:
 
 
 def dataset_text(out: Path) -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((out / "dataset").rglob("*")) if p.is_file())
+    return "\n".join(
+        p.read_text(encoding="utf-8") for p in sorted((out / "dataset").rglob("*")) if p.is_file()
+    )

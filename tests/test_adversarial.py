@@ -16,7 +16,9 @@ from tracepub.model import Leaf
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
-    return Engine(DetectConfig(identity={"jdoe": "identity.username"}), )
+    return Engine(
+        DetectConfig(identity={"jdoe": "identity.username"}),
+    )
 
 
 @pytest.fixture
@@ -33,11 +35,14 @@ def deadline():
     signal.signal(signal.SIGALRM, old)
 
 
-@pytest.mark.parametrize("text", [
-    "A" * 300_000,  # a run of capitals in prose: the name gate tried each capital to the run's end
-    "a" * 300_000,  # a trigger word of ten "a"s matched at every position
-    "Q" * 250_000 + " Smith",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A" * 300_000,  # a run of capitals in prose: the name gate tried each capital to the run's end
+        "a" * 300_000,  # a trigger word of ten "a"s matched at every position
+        "Q" * 250_000 + " Smith",
+    ],
+)
 def test_long_runs_finish(engine, deadline, text):
     for prose in (False, True):
         engine.scan(text, Leaf("claude_code", ("message", "content"), "content", prose))

@@ -14,7 +14,9 @@ from tracepub.outputs.files import compute_files, read_manifest
 
 def test_approve_settles_the_card_then_binds_the_signoff_to_the_manifest(tmp_path):
     out = redacted_dir(tmp_path)
-    r = invoke("approve", out, "--reviewer", "Jane Doe", "--license", "cc-by-4.0", "--title", "My traces", "--yes")
+    r = invoke(
+        "approve", out, "--reviewer", "Jane Doe", "--license", "cc-by-4.0", "--title", "My traces", "--yes"
+    )
     assert r.exit_code == 0, r.output
     signoff = json.loads((out / "signoff.json").read_text())
     manifest_bytes = (out / "manifest.json").read_bytes()

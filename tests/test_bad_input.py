@@ -57,8 +57,11 @@ def test_non_json_line_is_kept_redacted_and_reported(tmp_path):
 
 def test_invalid_utf8_is_reported_and_the_rest_kept(tmp_path):
     raw = PI.read_bytes().split(b"\n")
-    raw.insert(3, b'{"type":"custom","id":"0badf00d","parentId":null,"timestamp":"2026-03-01T10:15:40.000Z",'
-                  b'"customType":"note","data":"caf\xe9 in /home/jdoe"}')
+    raw.insert(
+        3,
+        b'{"type":"custom","id":"0badf00d","parentId":null,"timestamp":"2026-03-01T10:15:40.000Z",'
+        b'"customType":"note","data":"caf\xe9 in /home/jdoe"}',
+    )
     src = tmp_path / "in" / PI.name
     src.parent.mkdir()
     src.write_bytes(b"\n".join(raw))
@@ -129,7 +132,9 @@ def test_damaged_sqlite_pages_fail_one_session_only(tmp_path):
     summary = redact([folder], out)
     assert any(str(folder / "state.db") in p for p in summary.problems)
     assert _pi_done(out)
-    assert not (out / "dataset" / "hermes").exists() or not list((out / "dataset" / "hermes").rglob("*.jsonl"))
+    assert not (out / "dataset" / "hermes").exists() or not list(
+        (out / "dataset" / "hermes").rglob("*.jsonl")
+    )
 
 
 def test_locked_sqlite_is_reported_and_run_goes_on(tmp_path, monkeypatch):
@@ -170,8 +175,10 @@ def test_bad_row_data_in_opencode_db_is_kept_as_text(tmp_path):
     token = expand("hf_{{alpha:34}}", random.Random(3))
     con = sqlite3.connect(db)
     mid = con.execute("SELECT id FROM message LIMIT 1").fetchone()[0]
-    con.execute("UPDATE part SET data = ? WHERE id = (SELECT id FROM part WHERE message_id = ? LIMIT 1)",
-                (f"{{truncated json, token {token}", mid))
+    con.execute(
+        "UPDATE part SET data = ? WHERE id = (SELECT id FROM part WHERE message_id = ? LIMIT 1)",
+        (f"{{truncated json, token {token}", mid),
+    )
     con.commit()
     con.close()
     out = tmp_path / "out"
@@ -189,8 +196,15 @@ def test_corrupt_legacy_part_is_kept_as_text(tmp_path):
     out = tmp_path / "out"
     summary = redact([storage], out)
     assert f"{part}: not JSON; kept as plain text and scanned" in summary.problems
-    lines = [json.loads(x) for x in next((out / "dataset" / "opencode").glob("*.jsonl")).read_text().splitlines()]
-    parts = [p for line in lines if "opencode" in line and "parts" in line["opencode"] for p in line["opencode"]["parts"]]
+    lines = [
+        json.loads(x) for x in next((out / "dataset" / "opencode").glob("*.jsonl")).read_text().splitlines()
+    ]
+    parts = [
+        p
+        for line in lines
+        if "opencode" in line and "parts" in line["opencode"]
+        for p in line["opencode"]["parts"]
+    ]
     assert any(isinstance(p, str) for p in parts)
 
 
@@ -209,7 +223,9 @@ def test_missing_source_is_refused_before_anything_is_written(tmp_path):
     folder = tmp_path / "in"
     _pi_copy(folder)
     out = tmp_path / "out"
-    r = CliRunner().invoke(cli, ["redact", str(folder), str(tmp_path / "nope"), "--out", str(out), "--jobs", "1"])
+    r = CliRunner().invoke(
+        cli, ["redact", str(folder), str(tmp_path / "nope"), "--out", str(out), "--jobs", "1"]
+    )
     assert r.exit_code == 1, r.output
     assert r.output.strip().splitlines() == [
         f"Error: no such file or folder: {tmp_path / 'nope'}; nothing was read or written"
@@ -231,7 +247,10 @@ def test_no_session_found_lists_the_places_searched(tmp_path, isolated_home):
     empty = tmp_path / "empty"
     empty.mkdir()
     r = CliRunner().invoke(cli, ["redact", str(empty), "--out", str(tmp_path / "out"), "--jobs", "1"])
-    assert r.exit_code == 1 and r.output.strip() == f"Error: no sessions found; searched {empty}; nothing was written"
+    assert (
+        r.exit_code == 1
+        and r.output.strip() == f"Error: no sessions found; searched {empty}; nothing was written"
+    )
 
 
 def test_strict_turns_problems_into_exit_1(tmp_path):
@@ -241,7 +260,9 @@ def test_strict_turns_problems_into_exit_1(tmp_path):
     runner = CliRunner()
     ok = runner.invoke(cli, ["redact", str(folder), "--out", str(tmp_path / "a"), "--jobs", "1"])
     assert ok.exit_code == 0, ok.output
-    strict = runner.invoke(cli, ["redact", str(folder), "--out", str(tmp_path / "b"), "--jobs", "1", "--strict"])
+    strict = runner.invoke(
+        cli, ["redact", str(folder), "--out", str(tmp_path / "b"), "--jobs", "1", "--strict"]
+    )
     assert strict.exit_code == 1
     assert "1 problem(s) reported and --strict was given" in strict.output
     assert _pi_done(tmp_path / "b")  # the work is done; the exit status says it was not clean
@@ -256,7 +277,9 @@ def test_wal_store_is_read_without_leaving_files(tmp_path):
     writer = sqlite3.connect(db)
     writer.execute("PRAGMA journal_mode=WAL")
     writer.execute("INSERT INTO sessions (id, source, started_at) VALUES ('live', 'cli', 1777300300.0)")
-    writer.execute("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('live', 'user', 'hi', 1)")
+    writer.execute(
+        "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('live', 'user', 'hi', 1)"
+    )
     writer.commit()
     assert Path(f"{db}-wal").exists()
     summary = redact([db], tmp_path / "out1")
@@ -311,7 +334,9 @@ def test_deeply_nested_line_is_reported_as_nested_too_deep(tmp_path, depth):
     src.write_text("\n".join(lines) + "\n")
     out = tmp_path / "out"
     summary = redact([src], out)
-    assert summary.problems == [f"{src}:3: line is nested more than 400 levels deep; kept as plain text and scanned"]
+    assert summary.problems == [
+        f"{src}:3: line is nested more than 400 levels deep; kept as plain text and scanned"
+    ]
     got = lines_of(next((out / "dataset" / "codex").rglob(CODEX.name)))
     assert len(got) == len(lines) + 1 and token not in got[2] and "<SECRET_GITHUB_TOKEN_" in got[2]
     assert all(json.loads(x) for i, x in enumerate(got) if x and i != 2)
@@ -326,8 +351,9 @@ def test_deep_json_inside_a_string_is_reported_too(tmp_path):
     src.parent.mkdir()
     src.write_text("\n".join(lines) + "\n")
     summary = redact([src], tmp_path / "out")
-    assert summary.files == 1 and summary.problems == [f"{src}:3: line is nested more than 400 levels deep; "
-                                                       "kept as plain text and scanned"]
+    assert summary.files == 1 and summary.problems == [
+        f"{src}:3: line is nested more than 400 levels deep; kept as plain text and scanned"
+    ]
 
 
 def _store_of_12(path: Path) -> list[str]:
@@ -338,13 +364,17 @@ def _store_of_12(path: Path) -> list[str]:
     cols = [r[1] for r in con.execute("PRAGMA table_info(messages)") if r[1] != "id"]
     for i in range(1, 12):
         new = f"{sid}_{i:02d}"
-        con.execute("INSERT INTO sessions SELECT ?, source, user_id, model, model_config, system_prompt, "
-                    "parent_session_id, started_at + ?, ended_at, end_reason, message_count, tool_call_count, "
-                    "input_tokens, output_tokens, cwd, git_branch, git_repo_root, title FROM sessions WHERE id = ?",
-                    (new, i, sid))
+        con.execute(
+            "INSERT INTO sessions SELECT ?, source, user_id, model, model_config, system_prompt, "
+            "parent_session_id, started_at + ?, ended_at, end_reason, message_count, tool_call_count, "
+            "input_tokens, output_tokens, cwd, git_branch, git_repo_root, title FROM sessions WHERE id = ?",
+            (new, i, sid),
+        )
         rest = ", ".join(c for c in cols if c != "session_id")
-        con.execute(f"INSERT INTO messages (session_id, {rest}) SELECT ?, {rest} FROM messages WHERE session_id = ?",
-                    (new, sid))
+        con.execute(
+            f"INSERT INTO messages (session_id, {rest}) SELECT ?, {rest} FROM messages WHERE session_id = ?",
+            (new, sid),
+        )
     con.commit()
     con.execute("VACUUM")
     ids = [r[0] for r in con.execute("SELECT id FROM sessions ORDER BY started_at, id")]
@@ -368,6 +398,8 @@ def test_corrupt_store_gives_one_message_naming_the_file_and_the_sessions_skippe
     ids = _store_of_12(db)
     summary = redact([folder], tmp_path / "out")
     about = [p for p in summary.problems if "state.db" in p]
-    assert about == [f"{db}: cannot read as Hermes (state.db): DatabaseError: database disk image is malformed; "
-                     f"skipped 12 session(s): {', '.join(ids[:5])} and 7 more"]
+    assert about == [
+        f"{db}: cannot read as Hermes (state.db): DatabaseError: database disk image is malformed; "
+        f"skipped 12 session(s): {', '.join(ids[:5])} and 7 more"
+    ]
     assert _pi_done(tmp_path / "out")

@@ -12,8 +12,16 @@ import throughput  # noqa: E402
 
 
 def _run(seconds: float) -> dict:
-    return {"bytes": 200_000_000, "seconds": seconds, "cpu_seconds": 2 * seconds, "files": 90,
-            "rss_largest": 1, "rss_tree": 2, "findings": 3, "perf": {}}
+    return {
+        "bytes": 200_000_000,
+        "seconds": seconds,
+        "cpu_seconds": 2 * seconds,
+        "files": 90,
+        "rss_largest": 1,
+        "rss_tree": 2,
+        "findings": 3,
+        "perf": {},
+    }
 
 
 def test_median_run_is_the_middle_run_and_keeps_every_time() -> None:
@@ -29,7 +37,9 @@ def test_median_of_an_even_number_is_the_slower_middle_run() -> None:
 
 def test_report_prints_every_run(capsys) -> None:
     tp = throughput.median_run([_run(10.0), _run(12.5), _run(8.0)])
-    throughput.print_report({"tracepub": tp, "single_file": False, "corpus": "builtin", "cores": 2, "jobs": 2})
+    throughput.print_report(
+        {"tracepub": tp, "single_file": False, "corpus": "builtin", "cores": 2, "jobs": 2}
+    )
     out = capsys.readouterr().out
     assert "median of 3 runs: 10.0, 12.5, 8.0 s (16.0 to 25.0 MB/s)" in out
     assert "200.0 MB in 10.0 s = 20.0 MB/s" in out

@@ -68,15 +68,34 @@ def test_escaped_characters_cannot_hide_a_name():
 
 def test_the_raw_line_shortcut_agrees_with_a_full_walk():
     rng = random.Random(7)
-    pieces = ["Client Corp", "client  corp", "CLIENT CORP", "Cl\u00efent", "\\u0043lient Corp", "x", "\u212a",
-              "<b>", "https://acme.example/internal", "\n", '"', "é", "corp"]
+    pieces = [
+        "Client Corp",
+        "client  corp",
+        "CLIENT CORP",
+        "Cl\u00efent",
+        "\\u0043lient Corp",
+        "x",
+        "\u212a",
+        "<b>",
+        "https://acme.example/internal",
+        "\n",
+        '"',
+        "é",
+        "corp",
+    ]
     rules = parse_rules(["client corp", "acme.example/internal", "<b>", "kcme"], "test")
     m = DenyMatcher(rules)
     for _ in range(400):
-        value = {"a": "".join(rng.choice(pieces) for _ in range(4)),
-                 "b": [json.dumps({"c": "".join(rng.choice(pieces) for _ in range(3))}, ensure_ascii=rng.random() < .5)]}
-        line = json.dumps(value, ensure_ascii=rng.random() < .5)
-        if rng.random() < .3:
+        value = {
+            "a": "".join(rng.choice(pieces) for _ in range(4)),
+            "b": [
+                json.dumps(
+                    {"c": "".join(rng.choice(pieces) for _ in range(3))}, ensure_ascii=rng.random() < 0.5
+                )
+            ],
+        }
+        line = json.dumps(value, ensure_ascii=rng.random() < 0.5)
+        if rng.random() < 0.3:
             line = line.replace("/", "\\/")
         full = slow = None
         try:
@@ -122,14 +141,32 @@ def run_cli(*args):
 def corpus(tmp_path):
     root = tmp_path / "projects"
     # A: the name only inside a JSON-encoded tool result, spelled with escapes one level down
-    claude_session(root, "/home/jdoe/src/app", SID_A, "2026-03-01T10:00:00Z", "2026-03-01T11:00:00Z",
-                   tool_output='{"rows": [{"customer": "\\u0043LIENT CORP Ltd", "id": 7}]}')
+    claude_session(
+        root,
+        "/home/jdoe/src/app",
+        SID_A,
+        "2026-03-01T10:00:00Z",
+        "2026-03-01T11:00:00Z",
+        tool_output='{"rows": [{"customer": "\\u0043LIENT CORP Ltd", "id": 7}]}',
+    )
     # B: clean
-    claude_session(root, "/home/jdoe/src/tool", SID_B, "2026-03-02T10:00:00Z", "2026-03-02T11:00:00Z",
-                   text="refactor the parser")
+    claude_session(
+        root,
+        "/home/jdoe/src/tool",
+        SID_B,
+        "2026-03-02T10:00:00Z",
+        "2026-03-02T11:00:00Z",
+        text="refactor the parser",
+    )
     # C: the name only in a subagent transcript
-    claude_session(root, "/home/jdoe/src/web", SID_C, "2026-03-03T10:00:00Z", "2026-03-03T11:00:00Z",
-                   subagent_text="check the client corp staging box")
+    claude_session(
+        root,
+        "/home/jdoe/src/web",
+        SID_C,
+        "2026-03-03T10:00:00Z",
+        "2026-03-03T11:00:00Z",
+        subagent_text="check the client corp staging box",
+    )
     return root
 
 
@@ -153,8 +190,12 @@ def test_denied_sessions_never_reach_dataset(corpus, tmp_path):
     assert a["where"].startswith("record ")
     assert len(by_session[SID_C]["files"]) == 2  # the subagent took its session along
     # the match as it appeared is nowhere in clear; the rule text never reaches manifest or card
-    for text in (res.stdout, (out / "review" / "run.json").read_text(), (out / "review" / "report.html").read_text(),
-                 (out / "review" / "findings.jsonl").read_text()):
+    for text in (
+        res.stdout,
+        (out / "review" / "run.json").read_text(),
+        (out / "review" / "report.html").read_text(),
+        (out / "review" / "findings.jsonl").read_text(),
+    ):
         assert "CLIENT CORP" not in text and "client corp staging" not in text
     manifest = (out / "manifest.json").read_text()
     card = (out / "dataset" / "README.md").read_text()
@@ -200,8 +241,10 @@ def test_bad_deny_option_is_a_usage_error(corpus, tmp_path):
 
 def test_deny_with_worker_processes(corpus, tmp_path):
     out = tmp_path / "out"
-    res = CliRunner().invoke(cli, ["redact", str(corpus), "--out", str(out), "--no-ner", "-j", "2", "--json",
-                                   "--deny", "client corp"])
+    res = CliRunner().invoke(
+        cli,
+        ["redact", str(corpus), "--out", str(out), "--no-ner", "-j", "2", "--json", "--deny", "client corp"],
+    )
     assert res.exit_code == 0, res.output
     assert {d["session"] for d in json.loads(res.stdout)["denied"]} == {SID_A, SID_C}
     assert [p.name for p in every_file(out) if p.suffix == ".jsonl"] == [f"{SID_B}.jsonl"]

@@ -23,9 +23,18 @@ def _claude(path: Path, cwd: str, texts: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = []
     for n, text in enumerate(texts):
-        lines.append(json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": path.stem, "cwd": cwd,
-                                 "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
-                                 "message": {"role": "user", "content": text}}))
+        lines.append(
+            json.dumps(
+                {
+                    "type": "user",
+                    "uuid": f"u{n}",
+                    "sessionId": path.stem,
+                    "cwd": cwd,
+                    "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
+                    "message": {"role": "user", "content": text},
+                }
+            )
+        )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -88,8 +97,12 @@ OWNER_PLACES = [
     "/mnt/c/Users/jo",
 ]
 HARMLESS = [
-    "the job runs as json", "@pytest.mark.parametrize(\"status\", [502])", "I hope the cache is warm",
-    "GRANT SELECT ON orders TO reporting;", "npm run dev", "WORKDIR /home/dev/app",
+    "the job runs as json",
+    '@pytest.mark.parametrize("status", [502])',
+    "I hope the cache is warm",
+    "GRANT SELECT ON orders TO reporting;",
+    "npm run dev",
+    "WORKDIR /home/dev/app",
 ]
 
 
@@ -113,12 +126,17 @@ def test_the_owner_is_learned_from_the_working_folder_and_redacted_in_every_iden
 
 def test_the_owner_is_learned_from_a_codex_session_meta_and_a_pi_folder(tmp_path):
     codex = tmp_path / "rollout.jsonl"
-    codex.write_text(json.dumps({"type": "session_meta", "payload": {"id": "x", "cwd": "/Users/li/src/app"}}) + "\n")
+    codex.write_text(
+        json.dumps({"type": "session_meta", "payload": {"id": "x", "cwd": "/Users/li/src/app"}}) + "\n"
+    )
     win = tmp_path / "win.jsonl"
     win.write_text(json.dumps({"cwd": "C:\\Users\\thandiwe\\work"}) + "\n")
-    units = [Unit("codex", codex, "2026/03/03/rollout.jsonl"), Unit("codex", win, "w.jsonl"),
-             Unit("pi", tmp_path / "missing.jsonl", "--home-maren-src--/2026_x.jsonl"),
-             Unit("claude_code", tmp_path / "missing.jsonl", "-home-runner-work-app/s.jsonl")]  # generic
+    units = [
+        Unit("codex", codex, "2026/03/03/rollout.jsonl"),
+        Unit("codex", win, "w.jsonl"),
+        Unit("pi", tmp_path / "missing.jsonl", "--home-maren-src--/2026_x.jsonl"),
+        Unit("claude_code", tmp_path / "missing.jsonl", "-home-runner-work-app/s.jsonl"),
+    ]  # generic
     assert harvest.learn(units) == {"li": 1, "maren": 1, "thandiwe": 1}
 
 
@@ -164,18 +182,25 @@ def test_a_full_names_other_forms_and_the_first_name_next_to_a_greeting():
     assert cued("Hi Hope, it works", 3, 7) and not cued("I hope it works", 2, 6)
 
 
-@pytest.mark.parametrize("text,users,hosts", [
-    ("bo@bo-desktop:~/work/orders$ make seed", ["bo"], ["bo-desktop"]),
-    ("[mark@build-07 orders]$ ls", ["mark"], ["build-07"]),
-    (f"ssh-ed25519 {KEY} will@studio.local", ["will"], ["studio.local"]),
-    ("ssh -i ~/.ssh/ci deploy@10.0.0.4 'uptime' && scp a.txt ty@build-box:/tmp", ["ty"], ["build-box"]),
-    ("uid=1003(james) gid=1003(james) groups=1003(james),999(docker)", ["james", "james", "james"], []),
-    ("-rw-r--r--  1 bo staff 18231 Mar  2 16:03 orders.csv", ["bo"], []),
-    ("drwxr-xr-x  2 root root 4096 Mar  2 16:03 .", [], []),
-    ("laurabi+  20311  0.4  2.2 289436 180112 ?  S  08:02   1:12 gunicorn", ["laurabi"], []),
-    ("Linux bo-desktop 6.5.0-41-generic #41~22.04.2-Ubuntu SMP x86_64 GNU/Linux", [], ["bo-desktop"]),
-    ('{"username": "testclient", "password": "x"}', [], []),  # test fixtures: only a known name counts here
-])
+@pytest.mark.parametrize(
+    "text,users,hosts",
+    [
+        ("bo@bo-desktop:~/work/orders$ make seed", ["bo"], ["bo-desktop"]),
+        ("[mark@build-07 orders]$ ls", ["mark"], ["build-07"]),
+        (f"ssh-ed25519 {KEY} will@studio.local", ["will"], ["studio.local"]),
+        ("ssh -i ~/.ssh/ci deploy@10.0.0.4 'uptime' && scp a.txt ty@build-box:/tmp", ["ty"], ["build-box"]),
+        ("uid=1003(james) gid=1003(james) groups=1003(james),999(docker)", ["james", "james", "james"], []),
+        ("-rw-r--r--  1 bo staff 18231 Mar  2 16:03 orders.csv", ["bo"], []),
+        ("drwxr-xr-x  2 root root 4096 Mar  2 16:03 .", [], []),
+        ("laurabi+  20311  0.4  2.2 289436 180112 ?  S  08:02   1:12 gunicorn", ["laurabi"], []),
+        ("Linux bo-desktop 6.5.0-41-generic #41~22.04.2-Ubuntu SMP x86_64 GNU/Linux", [], ["bo-desktop"]),
+        (
+            '{"username": "testclient", "password": "x"}',
+            [],
+            [],
+        ),  # test fixtures: only a known name counts here
+    ],
+)
 def test_identity_places_find_any_account_name(text, users, hosts):
     spans = IdentityPlaces({"bo": "identity.username"}).scan(text, Leaf("x"))
     assert sorted(text[s.start : s.end] for s in spans if s.type.endswith("username")) == sorted(users)
@@ -186,15 +211,25 @@ def test_identity_places_find_any_account_name(text, users, hosts):
 
 
 def test_home_folders_that_name_no_one():
-    for text in ("DataSource('/home/foo/bar.shp')", "/Users/distiller/project/src", '"/home/polls.com/polls/static"',
-                 "'/home/guido.foobar.txt'", "/home/html/templates", "/home/www/project"):
+    for text in (
+        "DataSource('/home/foo/bar.shp')",
+        "/Users/distiller/project/src",
+        '"/home/polls.com/polls/static"',
+        "'/home/guido.foobar.txt'",
+        "/home/html/templates",
+        "/home/www/project",
+    ):
         assert HomePaths().scan(text, Leaf("x")) == [], text
     assert [s.end - s.start for s in HomePaths().scan("/home/jo.smith/src", Leaf("x"))] == [8]
 
 
 def test_wsl_and_url_encoded_home_paths():
-    for text in ("/mnt/c/Users/okonkwo/Downloads", "path=%2Fhome%2Fokonkwo%2Fwork", "C%3A%5CUsers%5Cokonkwo%5C",
-                 "-mnt-c-Users-okonkwo-src"):
+    for text in (
+        "/mnt/c/Users/okonkwo/Downloads",
+        "path=%2Fhome%2Fokonkwo%2Fwork",
+        "C%3A%5CUsers%5Cokonkwo%5C",
+        "-mnt-c-Users-okonkwo-src",
+    ):
         assert [text[s.start : s.end] for s in HomePaths().scan(text, Leaf("x"))] == ["okonkwo"], text
 
 
@@ -203,14 +238,27 @@ def test_a_colleague_learned_in_ls_output_is_redacted_in_other_files_and_places(
     in the whole dataset (whoami in another session, | MARK |, paths), never to prose or code."""
     root = tmp_path / "src" / "projects" / "-work-app"
     _claude(root / "a.jsonl", "/work/app", ["-rw-r--r--  1 mark mark 18231 Mar  2 16:03 orders.csv"])
-    _claude(root / "b.jsonl", "/work/app", [
-        "mark\n", "| MARK | ANALYST |", "4.7G\t/mnt/backup/mark.backup", "review\tgit@github.com:markfork/orders.git",
-        "northwind-ci\nmark2", '{"job": "nightly-export", "owner": "mark"}', 'echo "{\\"owner\\": \\"mark\\"}"',
-        "@pytest.mark.parametrize('x', [1])\n# mark the job as done", "Mark my words."])
+    _claude(
+        root / "b.jsonl",
+        "/work/app",
+        [
+            "mark\n",
+            "| MARK | ANALYST |",
+            "4.7G\t/mnt/backup/mark.backup",
+            "review\tgit@github.com:markfork/orders.git",
+            "northwind-ci\nmark2",
+            '{"job": "nightly-export", "owner": "mark"}',
+            'echo "{\\"owner\\": \\"mark\\"}"',
+            "@pytest.mark.parametrize('x', [1])\n# mark the job as done",
+            "Mark my words.",
+        ],
+    )
     out = tmp_path / "out"
     _redact(tmp_path / "src", out)
     texts = _texts(out)
-    leaks = [t for t in _bounded("mark", texts) + _bounded("MARK", texts) if "pytest" not in t and "job" not in t]
+    leaks = [
+        t for t in _bounded("mark", texts) + _bounded("MARK", texts) if "pytest" not in t and "job" not in t
+    ]
     assert leaks == []
     assert not any("markfork" in t or "mark2" in t for t in texts)
     assert any("@pytest.mark.parametrize" in t and "# mark the job" in t for t in texts)
@@ -219,9 +267,14 @@ def test_a_colleague_learned_in_ls_output_is_redacted_in_other_files_and_places(
 
 def test_a_colleagues_name_from_a_commit_is_found_as_last_first_and_in_a_sign_off(tmp_path):
     root = tmp_path / "src" / "projects" / "-work-app"
-    _claude(root / "a.jsonl", "/work/app", ["commit 9a8b7c6\nAuthor: Bo Jensen <bo.jensen@northwind-labs.io>\n"])
-    _claude(root / "b.jsonl", "/work/app", ["# Maintainers\n\n- Jensen, Bo (exports)\n",
-                                            "can you have a look? Thanks, Bo", "both bots bounce"])
+    _claude(
+        root / "a.jsonl", "/work/app", ["commit 9a8b7c6\nAuthor: Bo Jensen <bo.jensen@northwind-labs.io>\n"]
+    )
+    _claude(
+        root / "b.jsonl",
+        "/work/app",
+        ["# Maintainers\n\n- Jensen, Bo (exports)\n", "can you have a look? Thanks, Bo", "both bots bounce"],
+    )
     out = tmp_path / "out"
     _redact(tmp_path / "src", out)
     texts = _texts(out)
@@ -230,7 +283,7 @@ def test_a_colleagues_name_from_a_commit_is_found_as_last_first_and_in_a_sign_of
 
 
 def test_a_person_merged_with_the_owners_name_is_carried_as_a_name(tmp_path):
-    """"Devin Shah" around the owner's username "devin" is one span typed as the username; it is
+    """ "Devin Shah" around the owner's username "devin" is one span typed as the username; it is
     still carried as a name, so "Shah, Devin" and "D. Shah" elsewhere are redacted."""
     root = tmp_path / "src" / "projects" / "-home-devin-src-orders"
     _claude(root / "a.jsonl", "/home/devin/src/orders", ["Author: Devin Shah <devin@gmail.com>"])
@@ -254,8 +307,14 @@ def test_other_forms_only_for_people_working_on_these_machines():
     for when an account the traces show comes from their name; a package author's are not."""
     from tracepub.detect.found import FoundValues
 
-    fv = FoundValues({"Bo Jensen": ("pii.person", "redacted"), "bo": ("pii.username", "redacted"),
-                      "John Doe": ("pii.person", "redacted"), "Foo Bar": ("pii.person", "redacted")})
+    fv = FoundValues(
+        {
+            "Bo Jensen": ("pii.person", "redacted"),
+            "bo": ("pii.username", "redacted"),
+            "John Doe": ("pii.person", "redacted"),
+            "Foo Bar": ("pii.person", "redacted"),
+        }
+    )
     leaf = Leaf("x")
 
     def found(text: str) -> list[str]:
@@ -283,9 +342,13 @@ def test_a_name_form_whose_first_name_the_first_pass_took_as_the_username(tmp_pa
 def test_an_address_links_a_person_only_through_both_names():
     from tracepub.detect.found import linked_people
 
-    found = {"Julien Schueller": ("pii.person", "redacted"), "julien@example.org": ("pii.email", "redacted"),
-             "Sarah Miller": ("pii.person", "redacted"), "s.miller@northwind-labs.io": ("pii.email", "redacted"),
-             "Anna Schmidt": ("pii.person", "redacted")}
+    found = {
+        "Julien Schueller": ("pii.person", "redacted"),
+        "julien@example.org": ("pii.email", "redacted"),
+        "Sarah Miller": ("pii.person", "redacted"),
+        "s.miller@northwind-labs.io": ("pii.email", "redacted"),
+        "Anna Schmidt": ("pii.person", "redacted"),
+    }
     assert linked_people(found, {"aschmidt": "identity.username"}) == {"Sarah Miller", "Anna Schmidt"}
 
 
@@ -293,9 +356,14 @@ def test_the_owners_name_from_git_log_is_the_users_own(tmp_path):
     """Setting (b): "Author: Anna Schmidt <anna@…>" in a session under /home/aschmidt is the
     owner's name and address (``<USER_NAME>``, masked in the findings), not another person's."""
     root = tmp_path / "src" / "projects" / "-home-aschmidt-src-orders"
-    _claude(root / "a.jsonl", "/home/aschmidt/src/orders", [
-        "commit 4e1f0c9\nAuthor: Anna Schmidt <anna@northwind-labs.io>\n\n    Retry order sync",
-        "Author: Bo Jensen <bo.jensen@northwind-labs.io>"])
+    _claude(
+        root / "a.jsonl",
+        "/home/aschmidt/src/orders",
+        [
+            "commit 4e1f0c9\nAuthor: Anna Schmidt <anna@northwind-labs.io>\n\n    Retry order sync",
+            "Author: Bo Jensen <bo.jensen@northwind-labs.io>",
+        ],
+    )
     _claude(root / "b.jsonl", "/home/aschmidt/src/orders", ["Anna here. Mail it to anna@northwind-labs.io"])
     out = tmp_path / "out"
     _redact(tmp_path / "src", out)
@@ -310,5 +378,7 @@ def test_a_first_name_alone_is_written_as_a_name_and_not_someone_elses():
     ev = ExactValues({"Julien Cristau": "identity.name"})
     leaf = Leaf("x")
     assert [s.type for s in ev.scan("Thanks, Julien!", leaf)] == ["identity.name"]
-    assert ev.scan("(Thanks, Julien Schueller)", leaf) == [] and ev.scan("Thanks, Julien A. Booth", leaf) == []
+    assert (
+        ev.scan("(Thanks, Julien Schueller)", leaf) == [] and ev.scan("Thanks, Julien A. Booth", leaf) == []
+    )
     assert ev.scan("HELLO JULIEN", leaf) == []

@@ -51,7 +51,7 @@ PLACES = {
     "php-concat": ('$acmeToken .= "{v}";', RANDOM),
     "php-assign": ("$acmeToken = '{v}';", RANDOM),
     "php-define": ("define('ACME_AUTH_KEY', '{v}');", RANDOM),
-    "make-triple-colon": ("acme_TOKEN :::= \"{v}\"", RANDOM),
+    "make-triple-colon": ('acme_TOKEN :::= "{v}"', RANDOM),
     "make-double-colon": ("ACME_TOKEN ::= {v}", RANDOM),
     "make-plus": ("ACME_TOKEN += {v}", RANDOM),
     "make-question": ("ACME_TOKEN ?= {v}", RANDOM),
@@ -84,8 +84,10 @@ PLACES = {
     "header-token": ('curl -H "Token: {v}" https://x', "{{lowerhex:16}}"),
     "header-x-api-key": ("-H 'X-Api-Key: {v}'", RANDOM),
     "basic-undecodable": ('--header "Authorization: Basic {v}"', "{{b64:64}}"),
-    "sqlserver-password": ("Server=tcp:db.example.net,1433;Initial Catalog=app;User ID=sa;Password={v};Encrypt=True",
-                           "{{alnum:12}}"),
+    "sqlserver-password": (
+        "Server=tcp:db.example.net,1433;Initial Catalog=app;User ID=sa;Password={v};Encrypt=True",
+        "{{alnum:12}}",
+    ),
     "sqlserver-word-password": ("Server=db01;Database=app;User Id=app;Password={v};", "SummerBreeze"),
     "odbc-pwd": ("Driver={{ODBC Driver 18}};Server=db;Uid=app;Pwd={v};", "{{alnum:12}}"),
     "jdbc-password": ("jdbc:sqlserver://db:1433;databaseName=app;user=sa;password={v}", "{{alnum:14}}"),
@@ -114,12 +116,21 @@ def test_place_is_recognised(engine, name):
 
 
 CURL = {
-    "continued-line": ("curl -k -X POST https://x/rest \\\n  -H 'Content-type: text/plain' \\\n  -u developer:{p}", "developer:{p}"),
+    "continued-line": (
+        "curl -k -X POST https://x/rest \\\n  -H 'Content-type: text/plain' \\\n  -u developer:{p}",
+        "developer:{p}",
+    ),
     "empty-user": ('curl -u ":{p}" https://localhost:9200', ":{p}"),
     "empty-password": ('curl -u "{p}:" https://localhost:9200', "{p}:"),
-    "quoted-parts": ('curl -X POST --user "{{{u}}}":"{{{p}}}" https://gateway.example.net/api', '{{{u}}}":"{{{p}}}'),
+    "quoted-parts": (
+        'curl -X POST --user "{{{u}}}":"{{{p}}}" https://gateway.example.net/api',
+        '{{{u}}}":"{{{p}}}',
+    ),
     "quoted-password": ("curl --user kevin:'{p}' -iX PATCH", "kevin:'{p}'"),
-    "key-as-user": ("curl https://api.example.com/oauth2/token \\\n  --user {u}:{p} --data grant_type=x", "{u}:{p}"),
+    "key-as-user": (
+        "curl https://api.example.com/oauth2/token \\\n  --user {u}:{p} --data grant_type=x",
+        "{u}:{p}",
+    ),
 }
 
 
@@ -129,15 +140,26 @@ def test_curl_user_password_whole_argument(engine, name):
     credential), also on a continued line, with an empty or quoted part."""
     template, secret_t = CURL[name]
     u, p = expand("{{lowerdigits:15}}", RNG), expand("{{alnum:14}}", RNG)
-    text, secret = (x.replace("{u}", u).replace("{p}", p).replace("{{", "{").replace("}}", "}") for x in (template, secret_t))
+    text, secret = (
+        x.replace("{u}", u).replace("{p}", p).replace("{{", "{").replace("}}", "}")
+        for x in (template, secret_t)
+    )
     assert covered(engine, text, secret.strip("'\"")), (text, engine.scan(text, TEXT))
 
 
-@pytest.mark.parametrize("text", [
-    "curl -u <user:password> https://test.com/endpoint", "curl --user neo4j:[PASSWORD] http://x:7474/db/data/",
-    'curl -u ":" https://localhost:9200', "curl -u username:token", 'curl -u "${_username}:${_password}"',
-    'curl --user "$(cat ./login.txt):$(cat ./password.txt)"', "curl -i -u 'test:test'", 'curl --user "xxx:yyy"',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "curl -u <user:password> https://test.com/endpoint",
+        "curl --user neo4j:[PASSWORD] http://x:7474/db/data/",
+        'curl -u ":" https://localhost:9200',
+        "curl -u username:token",
+        'curl -u "${_username}:${_password}"',
+        'curl --user "$(cat ./login.txt):$(cat ./password.txt)"',
+        "curl -i -u 'test:test'",
+        'curl --user "xxx:yyy"',
+    ],
+)
 def test_curl_placeholders_are_kept(engine, text):
     assert secret_values(engine, text) == []
 
@@ -146,9 +168,11 @@ def test_held_out_docker_auth_config(engine):
     """``DOCKER_AUTH_CONFIG`` holding base64 of ``user:token``, as CI variables and docker config."""
     token = expand("ghp_{{alnum:36}}", RNG)
     blob = base64.b64encode(f"ci-bot:{token}".encode()).decode()
-    for text in (f'DOCKER_AUTH_CONFIG={{"auths":{{"registry.example.com":{{"auth":"{blob}"}}}}}}',
-                 f"export DOCKER_AUTH_CONFIG='{{\"auths\": {{\"ghcr.io\": {{\"auth\": \"{blob}\"}}}}}}'",
-                 f'{{\n  "auths": {{\n    "https://index.docker.io/v1/": {{\n      "auth": "{blob}"\n    }}\n  }}\n}}'):
+    for text in (
+        f'DOCKER_AUTH_CONFIG={{"auths":{{"registry.example.com":{{"auth":"{blob}"}}}}}}',
+        f'export DOCKER_AUTH_CONFIG=\'{{"auths": {{"ghcr.io": {{"auth": "{blob}"}}}}}}\'',
+        f'{{\n  "auths": {{\n    "https://index.docker.io/v1/": {{\n      "auth": "{blob}"\n    }}\n  }}\n}}',
+    ):
         assert covered(engine, text, blob), text
     # a short password: the blob is short, and still decodes to user:password
     short = base64.b64encode(f"ci:{expand('{{alnum:7}}', RNG)}".encode()).decode()
@@ -169,28 +193,44 @@ def test_basic_auth_with_empty_password(engine):
 
 def test_held_out_teams_webhook_tail(engine):
     """The whole URL after ``webhookb2/``: ids in [a-z0-9] (not only hex) and the V2 tail."""
-    ids = expand("{{lowerdigits:8}}-{{lowerdigits:4}}-{{lowerdigits:4}}-{{lowerdigits:4}}-{{lowerdigits:12}}", RNG)
+    ids = expand(
+        "{{lowerdigits:8}}-{{lowerdigits:4}}-{{lowerdigits:4}}-{{lowerdigits:4}}-{{lowerdigits:12}}", RNG
+    )
     tail = expand("V2{{b64url:70}}", RNG)
     body = f"{ids}@{expand('{{uuid}}', RNG)}/IncomingWebhook/{expand('{{lowerdigits:32}}', RNG)}/{expand('{{uuid}}', RNG)}"
-    for url in (f"https://acme.webhook.office.com/webhookb2/{body}/{tail}", f"https://acme.webhook.office.com/webhookb2/{body}"):
+    for url in (
+        f"https://acme.webhook.office.com/webhookb2/{body}/{tail}",
+        f"https://acme.webhook.office.com/webhookb2/{body}",
+    ):
         assert covered(engine, f"TEAMS_URL={url}", url.split("webhookb2/", 1)[1])
 
 
 def test_whole_value_goes(engine):
     """No JWT signature, no suffix, no part after an = or a : left behind."""
     jwt = expand("{{jwt}}", RNG)
-    for text, secret in ((f"token: {jwt}", jwt), (f'PASSWORD="ab=cd:{expand("{{alnum:12}}", RNG)}"', None),
-                         (f"yandex_TOKEN :::= \"t1.r==.{expand('{{b64url:60}}', RNG)}=\"", None)):
+    for text, secret in (
+        (f"token: {jwt}", jwt),
+        (f'PASSWORD="ab=cd:{expand("{{alnum:12}}", RNG)}"', None),
+        (f'yandex_TOKEN :::= "t1.r==.{expand("{{b64url:60}}", RNG)}="', None),
+    ):
         secret = secret or text.split('"')[1]
         assert covered(engine, text, secret), text
 
 
-@pytest.mark.parametrize("text", [
-    'String sonarToken = "{{alnum:40}}";', 'SONAR.LOGIN :::= "{{alnum:40}}"', "const SONAR_TOKEN = \"squ_{{alnum:40}}\"",
-    "s-s4t2ud-{{lowerhex:64}}", 'flutterwavePubKeyToken = "FLWSECK_TEST-{{lowerhex:12}}"',
-    "facebook {{digits:16}}|{{b64url:27}}", "sourcegraph: {{lowerhex:40}}", '"access_token2": "xoxa-{{lowerdigits:12}}"',
-    '"token4": "xapp-1-A{{digits:10}}-{{digits:13}}-{{lowerdigits:64}}"',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'String sonarToken = "{{alnum:40}}";',
+        'SONAR.LOGIN :::= "{{alnum:40}}"',
+        'const SONAR_TOKEN = "squ_{{alnum:40}}"',
+        "s-s4t2ud-{{lowerhex:64}}",
+        'flutterwavePubKeyToken = "FLWSECK_TEST-{{lowerhex:12}}"',
+        "facebook {{digits:16}}|{{b64url:27}}",
+        "sourcegraph: {{lowerhex:40}}",
+        '"access_token2": "xoxa-{{lowerdigits:12}}"',
+        '"token4": "xapp-1-A{{digits:10}}-{{digits:13}}-{{lowerdigits:64}}"',
+    ],
+)
 def test_provider_shapes(engine, text):
     text = expand(text, RNG)
     values = secret_values(engine, text)
@@ -204,37 +244,59 @@ def test_provider_shapes(engine, text):
 NOT_SECRETS = [
     "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, "
     "SignedHeaders=content-type;host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7",
-    "private_key: ed25519.Ed25519PrivateKey,", "mlkem_key: mlkem.MLKEM1024PrivateKey,",
-    "password: Option<CffiBuf<'_>>,", "priv_key: asn1::BigUint<'a>,", "let rsa_key: Pkcs1RsaPublicKey<'_> =",
+    "private_key: ed25519.Ed25519PrivateKey,",
+    "mlkem_key: mlkem.MLKEM1024PrivateKey,",
+    "password: Option<CffiBuf<'_>>,",
+    "priv_key: asn1::BigUint<'a>,",
+    "let rsa_key: Pkcs1RsaPublicKey<'_> =",
     '<li>Password: <input type="password" name="password" required>',
     "<li><p>Plain username/password auth, if a password was given</p></li>",
-    '"result_key": "EnvironmentVpcList"', "client: { username, password: oldPassword },",
-    "isStrongPassword: _isStrongPassword.default,", 'connection.settings_dict["PASSWORD"] = old_password',
-    "Gost28147_89_EncryptedKey = rfc4357.Gost28147_89_EncryptedKey", 'reset_url_token = "set-password"',
-    '"PasswordLastUsed": "2016-09-24T16:18:07Z",', "token_expires_at: 2026-03-01T09:00:00+00:00",
+    '"result_key": "EnvironmentVpcList"',
+    "client: { username, password: oldPassword },",
+    "isStrongPassword: _isStrongPassword.default,",
+    'connection.settings_dict["PASSWORD"] = old_password',
+    "Gost28147_89_EncryptedKey = rfc4357.Gost28147_89_EncryptedKey",
+    'reset_url_token = "set-password"',
+    '"PasswordLastUsed": "2016-09-24T16:18:07Z",',
+    "token_expires_at: 2026-03-01T09:00:00+00:00",
     '"KeyArn": "arn:aws:kms:us-east-2:111122223333:key/21184251-b765-428e-b852-2c7353e72571",',
     ".. _`RFC6749#Authorization`: https://tools.ietf.org/html/rfc6749#section-3.1",
     ".. _`Bearer Token`: https://tools.ietf.org/html/rfc6750",
-    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "glpat-XXXXXXXXXXX-XXXXXXXX", "sntryu_" + "a" * 64,
-    '"token4": "xoxp-572370529330-573807301142-572331691188-####################"', "xoxb-12345-abcd234",
-    "sgp_5555555dAAAAA7777777CcccCFaaaaaaaaaaaaaa", "meraki: aaaaaaaaaa1111111111bbbbbbbbbb2222222222",
-    'SetSysctl = "3rmhs6i7nq7a5hthn4w5yua5"', "rookTable = 0023452Lllk2KqjLBvaxANWEgTd7bqjsxjo8aZj0wd",
-    "sumOfExposures = sumOfExposures;", "ReactNativeCameraKit: f15a5a04b0f6dc6073e6db0296e6ef2d8b8d2522",
-    "getPagesInConfluenceSpace,searchConfluenceUsingCql", "TODAYINASIAASACKOFRICEFELLOVER",
-    "key_down_event=BF7DRVFOpwO0YzlGmRaa7FPAv-H07K", "BlindKeySignatures = Ed25519.BlindKeySignatures",
-    'LLM_SECRET_NAME = "NEXUS-GPT4-API-KEY"', 'notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"',
+    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "glpat-XXXXXXXXXXX-XXXXXXXX",
+    "sntryu_" + "a" * 64,
+    '"token4": "xoxp-572370529330-573807301142-572331691188-####################"',
+    "xoxb-12345-abcd234",
+    "sgp_5555555dAAAAA7777777CcccCFaaaaaaaaaaaaaa",
+    "meraki: aaaaaaaaaa1111111111bbbbbbbbbb2222222222",
+    'SetSysctl = "3rmhs6i7nq7a5hthn4w5yua5"',
+    "rookTable = 0023452Lllk2KqjLBvaxANWEgTd7bqjsxjo8aZj0wd",
+    "sumOfExposures = sumOfExposures;",
+    "ReactNativeCameraKit: f15a5a04b0f6dc6073e6db0296e6ef2d8b8d2522",
+    "getPagesInConfluenceSpace,searchConfluenceUsingCql",
+    "TODAYINASIAASACKOFRICEFELLOVER",
+    "key_down_event=BF7DRVFOpwO0YzlGmRaa7FPAv-H07K",
+    "BlindKeySignatures = Ed25519.BlindKeySignatures",
+    'LLM_SECRET_NAME = "NEXUS-GPT4-API-KEY"',
+    'notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"',
     "withCredentials([usernamePassword(credentialsId: '29f63271-dc2f-4734-8221-5b31b5169bac', usernameVariable: 'U')])",
     "  keyVaultToStoreSecrets: cmp2-qat-1208358310",
     "sk-ant-api03-abc123xyz-456de-klMnopqrstuvwx-3456yza789bcde-1234fghijklmnopAA",
     'telegram_api_token = "<xsd:element name="AgencyIdentificationCode" type="clm09314187:AgencyIdentificationCodeContentType"/>"',
     "http://assets.example.com/media/video_box.ico-7a388b69018576d24b59331fd60aab0c.png",
     '<input type="hidden" name="authenticity_token" value="7SWa-Fo1_hsC6oovfBsJFLGPUl2EhkSWPbJhWANwgaJWBDl1vxd9VNqXTNA" />',
-    "discord=000000000000000000", "fixed the key handling in commit: 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
-    "token:\n  - read\n  - write", "password?: string | Buffer;", "passphrase: Buffer,",
-    '<input type="submit" name="password" value="Submit">', "password: bufferParser.readString(),",
-    "private_key: x25519.X25519PrivateKey,", "password = &encryption_details.password;",
+    "discord=000000000000000000",
+    "fixed the key handling in commit: 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
+    "token:\n  - read\n  - write",
+    "password?: string | Buffer;",
+    "passphrase: Buffer,",
+    '<input type="submit" name="password" value="Submit">',
+    "password: bufferParser.readString(),",
+    "private_key: x25519.X25519PrivateKey,",
+    "password = &encryption_details.password;",
     "effect serialize function class auth package a: job=8f3d2c1b0a9e8d7c6b5a4f3e2d1c0b16 attempt=3",
-    " queue rate remove template can can limit auth: job=2434ff47a7ec9d8a attempt=2", "short line sntryu_7e6592b5902d1e075b1ab85ca40f452b15d69d7f3e401e3291b8cc4c9d62815",
+    " queue rate remove template can can limit auth: job=2434ff47a7ec9d8a attempt=2",
+    "short line sntryu_7e6592b5902d1e075b1ab85ca40f452b15d69d7f3e401e3291b8cc4c9d62815",
 ]
 
 
@@ -258,7 +320,13 @@ def test_truncated_token_by_its_prefix(engine):
     """A token cut by a tool: before an ellipsis or a [truncated] mark, or ending a long line or a
     long output, its prefix says what it is; a short wrong-length sample on a short line is not cut."""
     cut = expand("ghp_{{alnum:17}}", RNG)
-    for text in (f"token: {cut}…", f"export GITHUB_TOKEN={cut} [output truncated]",
-                 expand("{{lower:700}} ", RNG) + cut + "\nnext line", expand("{{alnum:1200}}\n", RNG) + f"the token {cut}"):
+    for text in (
+        f"token: {cut}…",
+        f"export GITHUB_TOKEN={cut} [output truncated]",
+        expand("{{lower:700}} ", RNG) + cut + "\nnext line",
+        expand("{{alnum:1200}}\n", RNG) + f"the token {cut}",
+    ):
         assert covered(engine, text, cut), text[-80:]
-    assert secret_values(engine, f"see {cut}\nnext") == [] or cut not in "".join(secret_values(engine, f"see {cut}\nnext"))
+    assert secret_values(engine, f"see {cut}\nnext") == [] or cut not in "".join(
+        secret_values(engine, f"see {cut}\nnext")
+    )

@@ -16,7 +16,12 @@ PLANTED = generator().PLANTED
 # Units expected from the harness samples (generic formats are never looked for under $HOME):
 # every planted sample, the subagent's .meta.json sidecar; the duplicate Hermes log is left out.
 EXPECTED = {
-    "claude_code": 3, "codex": 2, "pi": 1, "gemini_cli": 2, "opencode": 2, "hermes": 3,
+    "claude_code": 3,
+    "codex": 2,
+    "pi": 1,
+    "gemini_cli": 2,
+    "opencode": 2,
+    "hermes": 3,
 }
 
 
@@ -51,7 +56,11 @@ def test_redact_without_sources_finds_every_harness(isolated_home, tmp_path):
     assert summary["problems"] == []
     assert len(summary["duplicates"]) == 1 and "session_" in summary["duplicates"][0]
     skipped = {Path(p).name for p in summary["skipped"]}
-    assert skipped == {"notes.json", "finetune.jsonl", "draft.json"}  # generic formats are not guessed under $HOME
+    assert skipped == {
+        "notes.json",
+        "finetune.jsonl",
+        "draft.json",
+    }  # generic formats are not guessed under $HOME
     dataset = tmp_path / "out" / "dataset"
     for sample in PLANTED.values():
         if sample.harness not in EXPECTED:
@@ -113,11 +122,19 @@ def test_defaults_are_under_home(isolated_home):
     make_home(isolated_home)
     sources = default_sources({"HOME": str(isolated_home)}, isolated_home)
     rel = sorted(s.relative_to(isolated_home).as_posix() for s in sources)
-    assert rel == sorted([
-        ".claude/projects", ".codex/sessions", ".pi/agent/sessions", ".gemini/tmp/acme-web/chats",
-        ".local/share/opencode/opencode.db", ".local/share/opencode/storage",
-        ".hermes/state.db", ".hermes/sessions", ".hermes/trajectory_samples.jsonl",
-    ])
+    assert rel == sorted(
+        [
+            ".claude/projects",
+            ".codex/sessions",
+            ".pi/agent/sessions",
+            ".gemini/tmp/acme-web/chats",
+            ".local/share/opencode/opencode.db",
+            ".local/share/opencode/storage",
+            ".hermes/state.db",
+            ".hermes/sessions",
+            ".hermes/trajectory_samples.jsonl",
+        ]
+    )
 
 
 def test_missing_default_locations_are_not_problems(isolated_home):
@@ -136,8 +153,11 @@ def test_opencode_db_wins_over_migrated_legacy_tree(tmp_path):
     import sqlite3
 
     con = sqlite3.connect(root / "opencode.db")
-    con.execute("INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated)"
-                " VALUES (?, 'p', 's', '/tmp', 't', '1', 1, 2)", (sid,))
+    con.execute(
+        "INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated)"
+        " VALUES (?, 'p', 's', '/tmp', 't', '1', 1, 2)",
+        (sid,),
+    )
     con.commit()
     con.close()
     found = discover([root])

@@ -90,8 +90,14 @@ def _found_once(folder: Path) -> None:
     value = "Zq8vT3mWx7KpL2nRb9Hs4Dy6"
     for n, text in enumerate((f"export DB_PASSWORD={value}", f"the old one, {value}, still works")):
         sid = f"00000000-0000-4000-8000-00000000000{n}"
-        line = {"type": "user", "sessionId": sid, "cwd": "/home/jdoe/src/found-once", "uuid": sid,
-                "timestamp": "2026-03-01T09:00:00.000Z", "message": {"role": "user", "content": text}}
+        line = {
+            "type": "user",
+            "sessionId": sid,
+            "cwd": "/home/jdoe/src/found-once",
+            "uuid": sid,
+            "timestamp": "2026-03-01T09:00:00.000Z",
+            "message": {"role": "user", "content": text},
+        }
         (folder / f"{sid}.jsonl").write_text(json.dumps(line) + "\n")
 
 

@@ -35,11 +35,22 @@ def test_eval_reads_only_what_readers_know(tmp_path):
     """Harnesses without a reader are reported as not read, never scored as leaks."""
     from eval import Output, score
 
-    labels = [{"session": "s1", "harness": "x", "kind": "secret", "type": "t", "value": "A" * 20, "where": "w"},
-              {"session": "s2", "harness": "y", "kind": "secret", "type": "t", "value": "B" * 10 + "C" * 10, "where": "w"},
-              {"session": "s2", "harness": "y", "kind": "negative", "type": "n", "value": "keepme", "where": "w"}]
-    sessions = [{"session": "s1", "harness": "x", "canary": "evalref-x-0000"},
-                {"session": "s2", "harness": "y", "canary": "evalref-y-0001"}]
+    labels = [
+        {"session": "s1", "harness": "x", "kind": "secret", "type": "t", "value": "A" * 20, "where": "w"},
+        {
+            "session": "s2",
+            "harness": "y",
+            "kind": "secret",
+            "type": "t",
+            "value": "B" * 10 + "C" * 10,
+            "where": "w",
+        },
+        {"session": "s2", "harness": "y", "kind": "negative", "type": "n", "value": "keepme", "where": "w"},
+    ]
+    sessions = [
+        {"session": "s1", "harness": "x", "canary": "evalref-x-0000"},
+        {"session": "s2", "harness": "y", "canary": "evalref-y-0001"},
+    ]
     out = Output(texts={"evalref-y-0001": ["evalref-y-0001 " + "B" * 10 + "C" * 6 + " <SECRET_1>"]})
     sc = score(labels, sessions, out)
     assert sc.sessions_read == {"y": 1}

@@ -19,14 +19,25 @@ def _claude(path: Path, texts: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = []
     for n, text in enumerate(texts):
-        lines.append(json.dumps({"type": "user", "uuid": f"u{n}", "sessionId": path.stem, "cwd": "/work/app",
-                                 "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
-                                 "message": {"role": "user", "content": text}}))
+        lines.append(
+            json.dumps(
+                {
+                    "type": "user",
+                    "uuid": f"u{n}",
+                    "sessionId": path.stem,
+                    "cwd": "/work/app",
+                    "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
+                    "message": {"role": "user", "content": text},
+                }
+            )
+        )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _published(out: Path) -> str:
-    return "\n".join(p.read_text(encoding="utf-8") for p in sorted((out / "dataset").rglob("*")) if p.is_file())
+    return "\n".join(
+        p.read_text(encoding="utf-8") for p in sorted((out / "dataset").rglob("*")) if p.is_file()
+    )
 
 
 def test_a_second_copy_in_the_same_string_is_redacted(tmp_path):

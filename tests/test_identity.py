@@ -21,10 +21,21 @@ def _claude_session(path: Path, texts: list[str]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = []
     for i, text in enumerate(texts):
-        lines.append(json.dumps({"type": "user", "sessionId": "s-1", "cwd": "/work/app", "uuid": f"u{i}",
-                                 "timestamp": "2026-03-01T10:00:00.000Z",
-                                 "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t",
-                                                                          "content": text}]}}))
+        lines.append(
+            json.dumps(
+                {
+                    "type": "user",
+                    "sessionId": "s-1",
+                    "cwd": "/work/app",
+                    "uuid": f"u{i}",
+                    "timestamp": "2026-03-01T10:00:00.000Z",
+                    "message": {
+                        "role": "user",
+                        "content": [{"type": "tool_result", "tool_use_id": "t", "content": text}],
+                    },
+                }
+            )
+        )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
@@ -49,8 +60,15 @@ def _fake_home(home: Path) -> dict[str, str]:
         ".cache/huggingface/token": v["hf"] + "\n",
         ".npmrc": f"//registry.npmjs.org/:_authToken={v['npm']}\n//npm.pkg.github.com/:_authToken=${{GH_NPM_TOKEN}}\n",
         ".pypirc": f"[pypi]\nusername = __token__\npassword = {v['pypi']}\n",
-        ".docker/config.json": json.dumps({"auths": {"r.example.io": {
-            "auth": base64.b64encode(f"tberglund:{v['docker_pw']}".encode()).decode()}}}),
+        ".docker/config.json": json.dumps(
+            {
+                "auths": {
+                    "r.example.io": {
+                        "auth": base64.b64encode(f"tberglund:{v['docker_pw']}".encode()).decode()
+                    }
+                }
+            }
+        ),
     }
     for rel, text in files.items():
         p = home / rel
@@ -88,22 +106,30 @@ def test_harvest_survives_malformed_files(isolated_home):
     harvest()  # no exception
 
 
-def test_internal_token_without_public_format_is_caught_and_never_written(isolated_home, tmp_path, monkeypatch):
+def test_internal_token_without_public_format_is_caught_and_never_written(
+    isolated_home, tmp_path, monkeypatch
+):
     """A company-internal token matches no rule; only the harvest can find it."""
     token = "nwl." + expand("{{lowerdigits:6}}.{{alnum:22}}", RNG)
     netrc_pw = expand("{{alnum:8}}-{{alnum:8}}", RNG)
     monkeypatch.setenv("NWL_DEPLOY_TOKEN", token)
     monkeypatch.setenv("HOSTNAME", "tove-laptop")
     (isolated_home / ".netrc").write_text(f"machine artifacts.internal login jdoe password {netrc_pw}\n")
-    (isolated_home / ".gitconfig").write_text("[user]\n\tname = Tove Berglund\n\temail = tove@northwind-labs.io\n")
+    (isolated_home / ".gitconfig").write_text(
+        "[user]\n\tname = Tove Berglund\n\temail = tove@northwind-labs.io\n"
+    )
     src = tmp_path / "src" / "projects" / "-home-jdoe-app" / "s1.jsonl"
-    texts = [f'curl -H "X-NWL-Token: {token}" https://deploy.internal/api',
-             f"my password on the artifact server is {netrc_pw}",
-             "Author: Tove Berglund <tove@northwind-labs.io>\nuser.email=tove@northwind-labs.io",
-             "jdoe@tove-laptop:~/app$ ls /home/jdoe/app"]
+    texts = [
+        f'curl -H "X-NWL-Token: {token}" https://deploy.internal/api',
+        f"my password on the artifact server is {netrc_pw}",
+        "Author: Tove Berglund <tove@northwind-labs.io>\nuser.email=tove@northwind-labs.io",
+        "jdoe@tove-laptop:~/app$ ls /home/jdoe/app",
+    ]
     _claude_session(src, texts)
     out = tmp_path / "out"
-    res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--json", "--no-ner"])
+    res = CliRunner().invoke(
+        cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--json", "--no-ner"]
+    )
     assert res.exit_code == 0, res.output
     secrets = [token, netrc_pw, "Tove Berglund", "tove@northwind-labs.io", "tove-laptop", "jdoe"]
     dataset = "".join(p.read_text() for p in (out / "dataset").rglob("*") if p.is_file())
@@ -132,10 +158,28 @@ def test_secret_options_and_config(isolated_home, tmp_path):
     config = tmp_path / "tracepub.toml"
     config.write_text(f'secrets = ["{c}"]\nallow = ["keep-me@northwind-labs.io"]\n')
     src = tmp_path / "src" / "projects" / "p" / "s1.jsonl"
-    _claude_session(src, [f"values {a} {b} {c}", "mail keep-me@northwind-labs.io or drop-me@northwind-labs.io"])
+    _claude_session(
+        src, [f"values {a} {b} {c}", "mail keep-me@northwind-labs.io or drop-me@northwind-labs.io"]
+    )
     out = tmp_path / "out"
-    res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--no-ner",
-                                   "--secret", a, "--secrets-file", str(secrets_file), "--config", str(config)])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "redact",
+            str(tmp_path / "src"),
+            "--out",
+            str(out),
+            "--jobs",
+            "1",
+            "--no-ner",
+            "--secret",
+            a,
+            "--secrets-file",
+            str(secrets_file),
+            "--config",
+            str(config),
+        ],
+    )
     assert res.exit_code == 0, res.output
     text = "".join(p.read_text() for p in (out / "dataset").rglob("*.jsonl"))
     assert a not in text and b not in text and c not in text
@@ -149,7 +193,9 @@ def test_report_lists_harvest_masked(isolated_home, tmp_path, monkeypatch):
     src = tmp_path / "src" / "projects" / "p" / "s1.jsonl"
     _claude_session(src, [f"token {token}"])
     out = tmp_path / "out"
-    res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--no-ner"])
+    res = CliRunner().invoke(
+        cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--no-ner"]
+    )
     assert res.exit_code == 0, res.output
     html = (out / "review" / "report.html").read_text()
     assert "$NWL_DEPLOY_TOKEN" in html and token not in html
@@ -160,9 +206,11 @@ def test_exact_values_see_through_json_escapes():
     from tracepub.model import Leaf
 
     text = '{"content": "jdoe\\ntove-laptop\\n/home/jdoe/src"}'  # JSON inside a string: literal \n
-    got = {text[s.start:s.end] for s in ExactValues({"tove-laptop": "identity.hostname"}).scan(text, Leaf("x"))}
+    got = {
+        text[s.start : s.end] for s in ExactValues({"tove-laptop": "identity.hostname"}).scan(text, Leaf("x"))
+    }
     assert got == {"tove-laptop"}
-    assert {text[s.start:s.end] for s in HomePaths().scan(text, Leaf("x"))} == {"jdoe"}
+    assert {text[s.start : s.end] for s in HomePaths().scan(text, Leaf("x"))} == {"jdoe"}
 
 
 def test_engine_resolves_escapes_for_every_detector():
@@ -173,7 +221,7 @@ def test_engine_resolves_escapes_for_every_detector():
     token = github_token(random.Random(5), "gho")
     text = '<tool_response>\n{"content": "retries = 3\\n' + token + '\\ntimeout = 30"}\n</tool_response>'
     spans = Engine(DetectConfig(ner=False)).scan(text, Leaf("x"))
-    assert any(text[s.start:s.end] == token for s in spans)
+    assert any(text[s.start : s.end] == token for s in spans)
 
 
 def test_windows_paths_keep_their_names_and_double_escapes_resolve():
@@ -184,11 +232,11 @@ def test_windows_paths_keep_their_names_and_double_escapes_resolve():
 
     eng = Engine(DetectConfig(ner=False))
     text = r"C:\Users\nick\src and C:\\Users\\nora\\app"
-    got = {text[s.start:s.end] for s in eng.scan(text, Leaf("x"))}
+    got = {text[s.start : s.end] for s in eng.scan(text, Leaf("x"))}
     assert {"nick", "nora"} <= got
-    double = r'{\"content\": \"[\\n  {\\\"author\\\": \\\"Pedro Herrera\\\"}]\"}'
+    double = r"{\"content\": \"[\\n  {\\\"author\\\": \\\"Pedro Herrera\\\"}]\"}"
     assert len(escaped_view(double)) == len(double) and "\n" in escaped_view(double)
-    assert any(double[s.start:s.end] == "Pedro Herrera" for s in eng.scan(double, Leaf("x")))
+    assert any(double[s.start : s.end] == "Pedro Herrera" for s in eng.scan(double, Leaf("x")))
 
 
 def test_generic_hostnames_and_users_are_not_identity(isolated_home, monkeypatch):

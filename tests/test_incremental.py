@@ -82,13 +82,25 @@ def test_a_changed_file_is_the_only_one_redone(sessions, tmp_path):
     changed = _files(sessions)[0]
     token = expand("{{github:ghp}}")
     with open(changed, "a") as fh:  # same mtime tricks do not matter: the content hash decides
-        fh.write(json.dumps({"type": "user", "sessionId": "s", "message": {"role": "user", "content": f"t={token}"}}) + "\n")
+        fh.write(
+            json.dumps(
+                {"type": "user", "sessionId": "s", "message": {"role": "user", "content": f"t={token}"}}
+            )
+            + "\n"
+        )
     second = _run(sessions, out)
     assert second["reused"] == first["files"] - 1
     after = _dataset(out)
     diff = [k for k in after if after[k] != before.get(k)]
-    assert len(diff) == 1 and token not in after[diff[0]].decode() and "<SECRET_GITHUB_TOKEN_" in after[diff[0]].decode()
-    assert second["findings"].get("secret.github_token", 0) == first["findings"].get("secret.github_token", 0) + 1
+    assert (
+        len(diff) == 1
+        and token not in after[diff[0]].decode()
+        and "<SECRET_GITHUB_TOKEN_" in after[diff[0]].decode()
+    )
+    assert (
+        second["findings"].get("secret.github_token", 0)
+        == first["findings"].get("secret.github_token", 0) + 1
+    )
 
 
 def test_same_bytes_new_mtime_is_reused(sessions, tmp_path):
@@ -139,8 +151,10 @@ def test_a_store_file_counts_once_however_many_sessions_it_holds(tmp_path):
         cols = [r[1] for r in con.execute(f"PRAGMA table_info({table})")]
         rows = con.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall()
         for row in rows:
-            new = ["copy-" + v if c in ("id", "session_id", "message_id") and isinstance(v, str) else v
-                   for c, v in zip(cols, row, strict=True)]
+            new = [
+                "copy-" + v if c in ("id", "session_id", "message_id") and isinstance(v, str) else v
+                for c, v in zip(cols, row, strict=True)
+            ]
             con.execute(f"INSERT INTO {table} VALUES ({', '.join('?' * len(cols))})", new)
     con.commit()
     con.close()

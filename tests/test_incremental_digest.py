@@ -58,7 +58,9 @@ def test_jsonl_digest_is_the_files(tmp_path, name):
     assert incremental.content_sha256(unit, {path: digest.digest()}) == incremental.content_sha256(unit)
 
 
-@pytest.mark.parametrize("body", [b'{"schema_version": "ATIF-1", "steps": []}\n', b'{"a": "\xff"}', b"not json"])
+@pytest.mark.parametrize(
+    "body", [b'{"schema_version": "ATIF-1", "steps": []}\n', b'{"a": "\xff"}', b"not json"]
+)
 def test_json_document_digest_is_the_files(tmp_path, body):
     path = tmp_path / "t.json"
     path.write_bytes(body)
@@ -116,6 +118,8 @@ def test_awkward_files_are_reused_on_a_second_run_and_redone_when_changed(tmp_pa
     assert two["reused"] == one["files"]
     data = files[0].read_bytes()
     at = data.index(b'"type"') + 2
-    files[0].write_bytes(data[:at] + (b"X" if data[at:at + 1] != b"X" else b"Y") + data[at + 1:])  # same size
+    files[0].write_bytes(
+        data[:at] + (b"X" if data[at : at + 1] != b"X" else b"Y") + data[at + 1 :]
+    )  # same size
     three = run(RunOptions(out=out, sources=[src], detect=dc, jobs=1)).to_json()
     assert three["reused"] == one["files"] - 1

@@ -45,7 +45,9 @@ def test_jobs_1_and_2_write_the_same_bytes(sessions, tmp_path):
     assert one["files"] == two["files"] >= 2 and one["findings"] == two["findings"]
     assert sum(one["findings"].values()) > 100
     assert _tree(tmp_path / "one" / "dataset") == _tree(tmp_path / "two" / "dataset")
-    assert (tmp_path / "one/review/findings.jsonl").read_bytes() == (tmp_path / "two/review/findings.jsonl").read_bytes()
+    assert (tmp_path / "one/review/findings.jsonl").read_bytes() == (
+        tmp_path / "two/review/findings.jsonl"
+    ).read_bytes()
     m1, m2 = (json.loads((tmp_path / d / "manifest.json").read_text()) for d in ("one", "two"))
     assert m1["files"] == m2["files"] and m1["config_hash"] == m2["config_hash"]
 
@@ -59,4 +61,6 @@ def test_samples_of_every_harness_same_bytes_for_any_jobs(tmp_path):
     assert one["files"] == two["files"] > 10 and len(one["harnesses"]) >= 5
     assert one["findings"] == two["findings"] and not one["problems"]
     assert _tree(tmp_path / "one" / "dataset") == _tree(tmp_path / "two" / "dataset")
-    assert (tmp_path / "one/review/findings.jsonl").read_bytes() == (tmp_path / "two/review/findings.jsonl").read_bytes()
+    assert (tmp_path / "one/review/findings.jsonl").read_bytes() == (
+        tmp_path / "two/review/findings.jsonl"
+    ).read_bytes()

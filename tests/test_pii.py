@@ -25,44 +25,59 @@ def presidio() -> Presidio:
 
 
 def found(detector, text: str, leaf: Leaf = CODE) -> list[tuple[str, str]]:
-    return [(text[s.start:s.end], s.type) for s in detector.scan(text, leaf)]
+    return [(text[s.start : s.end], s.type) for s in detector.scan(text, leaf)]
 
 
 def values(detector, text: str, leaf: Leaf = CODE) -> set[str]:
     return {v for v, _ in found(detector, text, leaf)}
 
 
-@pytest.mark.parametrize("text, name", [
-    ("commit 1f2e3d\nAuthor: Priya Raman <priya@kestrel.dev>\nDate: Mon", "Priya Raman"),
-    ("    Co-authored-by: Lukas Becker <lukas.becker@proton.me>", "Lukas Becker"),
-    ("    Signed-off-by: Amara Okafor <aokafor@gmail.com>", "Amara Okafor"),
-    ("a1b2c3d Mateo Alvarez <mateo@hey.com> fix cache", "Mateo Alvarez"),
-    ('{"name": "@acme/web", "author": "Kenji Tanaka <kenji@fastmail.com> (https://kt.dev)"}', "Kenji Tanaka"),
-    ('"contributors": [{"name": "Fatima Haddad", "email": "f@h.io"}, "Oliver Whitfield"]', "Oliver Whitfield"),
-    ('authors = [\n  { name = "Chiara Romano", email = "c@r.it" },\n]', "Chiara Romano"),
-    ("[user]\n\tname = Dmitri Volkov\n\temail = d@v.ru", "Dmitri Volkov"),
-    ("     3→- name: Emeka Zhang\n     4→  slack: '@ez'", "Emeka Zhang"),
-    (" 101 | Sofia Castellano    | sofia.c@outlook.com | +1", "Sofia Castellano"),
-    ("   42\tHannah Brennan\n   17\tMarcus Delacroix", "Hannah Brennan"),
-    ("b66ad6f0 (Tariq Krause         2025-11-12 10:37:00 +0100  40)     return conn.get(key)", "Tariq Krause"),
-    ("- name: Aoife O'Brien\n  slack: x", "Aoife O'Brien"),
-    ('{"id": 96106, "real_name": "Aoife Becker", "profile": {}}', "Aoife Becker"),
-])
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("commit 1f2e3d\nAuthor: Priya Raman <priya@kestrel.dev>\nDate: Mon", "Priya Raman"),
+        ("    Co-authored-by: Lukas Becker <lukas.becker@proton.me>", "Lukas Becker"),
+        ("    Signed-off-by: Amara Okafor <aokafor@gmail.com>", "Amara Okafor"),
+        ("a1b2c3d Mateo Alvarez <mateo@hey.com> fix cache", "Mateo Alvarez"),
+        (
+            '{"name": "@acme/web", "author": "Kenji Tanaka <kenji@fastmail.com> (https://kt.dev)"}',
+            "Kenji Tanaka",
+        ),
+        (
+            '"contributors": [{"name": "Fatima Haddad", "email": "f@h.io"}, "Oliver Whitfield"]',
+            "Oliver Whitfield",
+        ),
+        ('authors = [\n  { name = "Chiara Romano", email = "c@r.it" },\n]', "Chiara Romano"),
+        ("[user]\n\tname = Dmitri Volkov\n\temail = d@v.ru", "Dmitri Volkov"),
+        ("     3→- name: Emeka Zhang\n     4→  slack: '@ez'", "Emeka Zhang"),
+        (" 101 | Sofia Castellano    | sofia.c@outlook.com | +1", "Sofia Castellano"),
+        ("   42\tHannah Brennan\n   17\tMarcus Delacroix", "Hannah Brennan"),
+        (
+            "b66ad6f0 (Tariq Krause         2025-11-12 10:37:00 +0100  40)     return conn.get(key)",
+            "Tariq Krause",
+        ),
+        ("- name: Aoife O'Brien\n  slack: x", "Aoife O'Brien"),
+        ('{"id": 96106, "real_name": "Aoife Becker", "profile": {}}', "Aoife Becker"),
+    ],
+)
 def test_names_from_structure(text, name):
     assert name in values(StructuredNames(), text)
 
 
-@pytest.mark.parametrize("text", [
-    "name: Build and test",
-    "  name: northwind-web",
-    "Copyright (c) 2024 Google LLC",
-    "MIT License\n\nCopyright (c) 2021-2026 Ingrid Lindqvist\n\nPermission is hereby granted",  # a rights holder
-    "# Copyright (c) 2005-2020, Ilya Etingof <etingof@gmail.com>",
-    "Copyright 2019 The Go Authors. All rights reserved.",
-    "Author: dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>",
-    "Contact Support, support@northwind-labs.io",
-    "def get_user_name(user):\n    return user.name",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: Build and test",
+        "  name: northwind-web",
+        "Copyright (c) 2024 Google LLC",
+        "MIT License\n\nCopyright (c) 2021-2026 Ingrid Lindqvist\n\nPermission is hereby granted",  # a rights holder
+        "# Copyright (c) 2005-2020, Ilya Etingof <etingof@gmail.com>",
+        "Copyright 2019 The Go Authors. All rights reserved.",
+        "Author: dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>",
+        "Contact Support, support@northwind-labs.io",
+        "def get_user_name(user):\n    return user.name",
+    ],
+)
 def test_names_not_found_in_look_alikes(text):
     assert not [v for v, _ in found(StructuredNames(), text) if v not in ("",)]
 
@@ -88,14 +103,18 @@ def test_versions_are_not_addresses(presidio):
 
 
 def test_ip_only_public(presidio):
-    text = "from 81.2.69.160 via 10.0.3.12, 192.168.1.20, 127.0.0.1, 172.17.0.2, 203.0.113.7 and 198.51.100.23"
+    text = (
+        "from 81.2.69.160 via 10.0.3.12, 192.168.1.20, 127.0.0.1, 172.17.0.2, 203.0.113.7 and 198.51.100.23"
+    )
     assert values(presidio, text) == {"81.2.69.160"}
 
 
 def test_email_decisions(presidio):
-    text = ("origin git@github.com:acme/web.git; GitHub <noreply@github.com>; "
-            "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>; user.email=jane.doe@proton.me; "
-            "mail 12345+jdoe@users.noreply.github.com")
+    text = (
+        "origin git@github.com:acme/web.git; GitHub <noreply@github.com>; "
+        "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>; user.email=jane.doe@proton.me; "
+        "mail 12345+jdoe@users.noreply.github.com"
+    )
     got = values(presidio, text)
     assert "jane.doe@proton.me" in got  # the value of user.email=..., not the key
     assert "12345+jdoe@users.noreply.github.com" in got  # a noreply address that names a person
@@ -105,8 +124,10 @@ def test_email_decisions(presidio):
 def test_phones_cards_ibans_national_ids(presidio):
     rng = random.Random(1)
     card = luhn_number(rng, "4", 16)
-    text = (f"call +44 20 7946 0958 or +49 1512 3456789 or (415) 867-2671; card {card}; "
-            "IBAN DE89 3704 0044 0532 0130 00; SSN 536-22-8471; NINO AB 12 34 56 C; NIF 12345678Z")
+    text = (
+        f"call +44 20 7946 0958 or +49 1512 3456789 or (415) 867-2671; card {card}; "
+        "IBAN DE89 3704 0044 0532 0130 00; SSN 536-22-8471; NINO AB 12 34 56 C; NIF 12345678Z"
+    )
     got = dict(found(presidio, text))
     assert got.get("+44 20 7946 0958") == "pii.phone"
     assert got.get("+49 1512 3456789") == "pii.phone"
@@ -125,7 +146,7 @@ def test_numbers_that_are_not_phones(presidio):
 def test_handles_need_the_app_named():
     h = Handles()
     assert values(h, "ping me on Telegram @mkrause92 when it's merged") == {"mkrause92"}
-    assert values(h, "- name: X\n  slack: \"@priya.raman\"\n") == {"priya.raman"}
+    assert values(h, '- name: X\n  slack: "@priya.raman"\n') == {"priya.raman"}
     assert values(h, "my discord is tanaka_k#4821") == {"tanaka_k"}
     assert not values(h, "@pytest.fixture\ndef x(): pass")
     assert not values(h, "npm i @types/node; mail me at jane@slack.com")
@@ -165,8 +186,17 @@ def test_without_a_model_ner_is_off_and_said(tmp_path, monkeypatch):
     monkeypatch.setattr(pii, "NER_MODELS", ("no_such_spacy_model",))
     src = tmp_path / "src" / "projects" / "p" / "s.jsonl"
     src.parent.mkdir(parents=True)
-    src.write_text(json.dumps({"type": "user", "sessionId": "s", "uuid": "u1", "message": {
-        "role": "user", "content": "Ask Priya Raman, her email is priya@kestrel.dev"}}) + "\n")
+    src.write_text(
+        json.dumps(
+            {
+                "type": "user",
+                "sessionId": "s",
+                "uuid": "u1",
+                "message": {"role": "user", "content": "Ask Priya Raman, her email is priya@kestrel.dev"},
+            }
+        )
+        + "\n"
+    )
     out = tmp_path / "out"
     res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1"])
     assert res.exit_code == 0, res.output
@@ -189,8 +219,10 @@ def test_uuid_next_to_phone_context_is_not_a_phone(presidio):
 
 def test_json_written_inside_a_string(presidio):
     """``<tool_response>{"content": "...\\n..."}</tool_response>``: escapes must not hide lines or glue letters."""
-    text = ('<tool_response>\n{"name": "shell", "content": "# On-call\\n- name: Emeka Zhang\\n  slack: \\"@ezhang\\"\\n'
-            '81.2.69.160 - - [01/Mar/2026]\\nAuthor: Priya Raman <priya@kestrel.dev>"}\n</tool_response>')
+    text = (
+        '<tool_response>\n{"name": "shell", "content": "# On-call\\n- name: Emeka Zhang\\n  slack: \\"@ezhang\\"\\n'
+        '81.2.69.160 - - [01/Mar/2026]\\nAuthor: Priya Raman <priya@kestrel.dev>"}\n</tool_response>'
+    )
     assert {"Emeka Zhang", "Priya Raman"} <= values(StructuredNames(), text)
     assert "81.2.69.160" in values(presidio, text)
     assert "ezhang" in values(Handles(), text)
@@ -203,8 +235,8 @@ def test_prose_names_carry_to_the_same_text_elsewhere(presidio):
 
     eng = Engine(DetectConfig(ner=presidio.ner_model is not None))
     text = "Thanks Zanele Dlamini, I merged it."
-    assert any(text[s.start:s.end] == "Zanele Dlamini" for s in eng.scan(text, PROSE))
-    assert any(text[s.start:s.end] == "Zanele Dlamini" for s in eng.scan(text, Leaf("test", key="text")))
+    assert any(text[s.start : s.end] == "Zanele Dlamini" for s in eng.scan(text, PROSE))
+    assert any(text[s.start : s.end] == "Zanele Dlamini" for s in eng.scan(text, Leaf("test", key="text")))
 
 
 def test_people_found_in_a_file_are_redacted_everywhere_in_it_whatever_the_jobs(tmp_path):
@@ -213,29 +245,63 @@ def test_people_found_in_a_file_are_redacted_everywhere_in_it_whatever_the_jobs(
     src = tmp_path / "src" / "projects" / "p"
     src.mkdir(parents=True)
     for n in range(3):
-        lines = [{"type": "user", "sessionId": f"s{n}", "uuid": f"u{n}a", "message": {"role": "user", "content": [
-                     {"type": "tool_result", "tool_use_id": "t", "content": "Author: Siobhán McAllister <s@mca.ie>"}]}},
-                 {"type": "user", "sessionId": f"s{n}", "uuid": f"u{n}b", "message": {"role": "user", "content": [
-                     {"type": "tool_result", "tool_use_id": "t", "content": "see notes from Siobhán McAllister"}]}}]
+        lines = [
+            {
+                "type": "user",
+                "sessionId": f"s{n}",
+                "uuid": f"u{n}a",
+                "message": {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "t",
+                            "content": "Author: Siobhán McAllister <s@mca.ie>",
+                        }
+                    ],
+                },
+            },
+            {
+                "type": "user",
+                "sessionId": f"s{n}",
+                "uuid": f"u{n}b",
+                "message": {
+                    "role": "user",
+                    "content": [
+                        {
+                            "type": "tool_result",
+                            "tool_use_id": "t",
+                            "content": "see notes from Siobhán McAllister",
+                        }
+                    ],
+                },
+            },
+        ]
         (src / f"s{n}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
     outs = []
     for jobs in ("1", "2"):
         out = tmp_path / f"out{jobs}"
-        res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", jobs, "--no-ner"])
+        res = CliRunner().invoke(
+            cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", jobs, "--no-ner"]
+        )
         assert res.exit_code == 0, res.output
         outs.append({p.name: p.read_bytes() for p in (out / "dataset").rglob("*.jsonl")})
     assert outs[0].keys() == outs[1].keys() and len(outs[0]) == 3
     for data in outs[0].values():
         assert b"McAllister" not in data  # the second line has no structure: the first line taught it
     # Each run has its own key, so compare shapes: same placeholders count per file.
-    assert [d.count(b"<PERSON_") for d in outs[0].values()] == [d.count(b"<PERSON_") for d in outs[1].values()]
+    assert [d.count(b"<PERSON_") for d in outs[0].values()] == [
+        d.count(b"<PERSON_") for d in outs[1].values()
+    ]
 
 
 def test_blame_inside_escaped_tool_response():
-    text = ('<tool_response>\n{"content": "b66ad6f0 (Tariq Krause   2025-11-12 10:37:00 +0100 40) x\\n'
-            '75d203ab (Marcus Ferreira  2025-11-12 10:38:00 +0100 41) y"}\n</tool_response>')
+    text = (
+        '<tool_response>\n{"content": "b66ad6f0 (Tariq Krause   2025-11-12 10:37:00 +0100 40) x\\n'
+        '75d203ab (Marcus Ferreira  2025-11-12 10:38:00 +0100 41) y"}\n</tool_response>'
+    )
     from tracepub.detect.engine import Engine
     from tracepub.detect.registry import DetectConfig
 
-    got = {text[s.start:s.end] for s in Engine(DetectConfig(ner=False)).scan(text, CODE)}
+    got = {text[s.start : s.end] for s in Engine(DetectConfig(ner=False)).scan(text, CODE)}
     assert {"Tariq Krause", "Marcus Ferreira"} <= got

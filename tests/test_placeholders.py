@@ -33,13 +33,29 @@ def test_same_value_same_placeholder_across_files_and_runs(tmp_path):
     token = github_token(__import__("random").Random(3), "ghp")
     src = tmp_path / "src" / "projects" / "p"
     src.mkdir(parents=True)
-    for name, text in (("a.jsonl", f"mail priya@kestrel.dev, token {token}"),
-                       ("b.jsonl", f"again: {token} and priya@kestrel.dev and lukas@proton.me")):
-        (src / name).write_text(json.dumps({"type": "user", "sessionId": name, "uuid": "u-" + name, "message": {
-            "role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": text}]}}) + "\n")
+    for name, text in (
+        ("a.jsonl", f"mail priya@kestrel.dev, token {token}"),
+        ("b.jsonl", f"again: {token} and priya@kestrel.dev and lukas@proton.me"),
+    ):
+        (src / name).write_text(
+            json.dumps(
+                {
+                    "type": "user",
+                    "sessionId": name,
+                    "uuid": "u-" + name,
+                    "message": {
+                        "role": "user",
+                        "content": [{"type": "tool_result", "tool_use_id": "t", "content": text}],
+                    },
+                }
+            )
+            + "\n"
+        )
 
     def run(out):
-        res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--no-ner"])
+        res = CliRunner().invoke(
+            cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1", "--no-ner"]
+        )
         assert res.exit_code == 0, res.output
         return {p.name: p.read_text() for p in (out / "dataset" / "claude_code").rglob("*.jsonl")}
 
@@ -49,7 +65,9 @@ def test_same_value_same_placeholder_across_files_and_runs(tmp_path):
     email_b = [p for p in phs["b.jsonl"] if p.startswith("<EMAIL_")]
     tok_a = [p for p in phs["a.jsonl"] if p.startswith("<SECRET_GITHUB_TOKEN_")]
     tok_b = [p for p in phs["b.jsonl"] if p.startswith("<SECRET_GITHUB_TOKEN_")]
-    assert len(email_a) == 1 and email_a[0] in email_b and len(set(email_b)) == 2  # same value, same name; others differ
+    assert (
+        len(email_a) == 1 and email_a[0] in email_b and len(set(email_b)) == 2
+    )  # same value, same name; others differ
     assert tok_a and tok_a == tok_b
     key = tmp_path / "out" / "review" / "placeholder.key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600

@@ -30,7 +30,12 @@ print("ok")
 
 def test_presidio_works_and_validates_after_the_quick_import():
     # A fresh interpreter: the test session has imported Presidio already.
-    out = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True,
-                         env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"}, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", CHECK],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": SRC, "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"

@@ -9,14 +9,24 @@ from tracepub.redact.redactor import Redactor
 RECORDS = [
     {"type": "user", "message": {"role": "user", "content": "Hello there, Ann"}},
     {"type": "user", "isMeta": True, "message": {"content": "meta text"}},
-    {"type": "assistant", "message": {"content": [
-        {"type": "thinking", "thinking": "let me think", "signature": "abc"},
-        {"type": "text", "text": "ok"},
-        {"type": "text", "text": "Done: see the file", "extra": {"text": "nested, not prose"}},
-        {"thinking": "first", "text": "second"},
-        ["not", "a", "block"], "a bare string", {"type": "tool_use", "input": {"text": "tool input"}},
-    ]}},
-    {"type": "user", "message": {"content": [{"type": "tool_result", "content": [{"type": "text", "text": "out"}]}]}},
+    {
+        "type": "assistant",
+        "message": {
+            "content": [
+                {"type": "thinking", "thinking": "let me think", "signature": "abc"},
+                {"type": "text", "text": "ok"},
+                {"type": "text", "text": "Done: see the file", "extra": {"text": "nested, not prose"}},
+                {"thinking": "first", "text": "second"},
+                ["not", "a", "block"],
+                "a bare string",
+                {"type": "tool_use", "input": {"text": "tool input"}},
+            ]
+        },
+    },
+    {
+        "type": "user",
+        "message": {"content": [{"type": "tool_result", "content": [{"type": "text", "text": "out"}]}]},
+    },
     {"type": "user", "message": {"content": {"text": "a dict is not a list of blocks"}}},
     {"type": "summary", "summary": "A session summary"},
     {"type": "summary", "summary": ["not", "text"]},

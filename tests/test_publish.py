@@ -54,14 +54,20 @@ def test_published_dataset_downloads_byte_identical_and_private(tmp_path, hub):
     assert commit["files"] == expected  # exactly the signed files, nothing else
     assert sha in commit["summary"]
     assert hub.repos[REPO].private is True
-    assert all(req.authorized for req in hub.requests if req.method == "POST" and "validate-yaml" not in req.path)
-    assert not any(n.startswith(("review/", "manifest", "signoff")) or "/review/" in n for n in commit["files"])
+    assert all(
+        req.authorized for req in hub.requests if req.method == "POST" and "validate-yaml" not in req.path
+    )
+    assert not any(
+        n.startswith(("review/", "manifest", "signoff")) or "/review/" in n for n in commit["files"]
+    )
 
     # Download through the real client: byte for byte what was signed.
     from huggingface_hub import hf_hub_download
 
     for name, data in expected.items():
-        path = hf_hub_download(REPO, name, repo_type="dataset", cache_dir=tmp_path / "cache", endpoint=hub.url)
+        path = hf_hub_download(
+            REPO, name, repo_type="dataset", cache_dir=tmp_path / "cache", endpoint=hub.url
+        )
         assert open(path, "rb").read() == data
     assert hub.unknown == []
 

@@ -49,7 +49,9 @@ def test_generator_reproduces_committed_samples():
     on_disk = {p for p in on_disk if "__pycache__" not in p}
     assert on_disk == set(files), "sample_traces/ differs from what generate.py makes: re-run it"
     for rel, data in files.items():
-        assert GEN.same(rel, data, (SAMPLES / rel).read_bytes()), f"{rel} differs: re-run sample_traces/generate.py"
+        assert GEN.same(rel, data, (SAMPLES / rel).read_bytes()), (
+            f"{rel} differs: re-run sample_traces/generate.py"
+        )
 
 
 def test_every_harness_and_format_has_a_sample():
@@ -199,8 +201,13 @@ def test_hermes_db_keeps_every_field(out):
     assert set(lines[0]["hermes"]["session"]) == set(session)
     rows = _db_rows(db, "messages", "ORDER BY id")
     assert len(lines) == 1 + len(rows)
-    carried = {"role": "role", "content": "content", "tool_call_id": "toolCallId", "tool_calls": "toolCalls",
-               "reasoning": "reasoningContent"}
+    carried = {
+        "role": "role",
+        "content": "content",
+        "tool_call_id": "toolCallId",
+        "tool_calls": "toolCalls",
+        "reasoning": "reasoningContent",
+    }
     for row, line in zip(rows, lines[1:], strict=True):
         kept, msg = line["hermes"], line["message"]
         for col, value in row.items():
@@ -228,7 +235,8 @@ def test_duplicate_hermes_log_is_left_out(out):
     state_sessions = {r["id"] for r in _db_rows(SAMPLES / "hermes/state.db", "sessions")}
     # one output per DB session, plus the log-only session and the trajectories
     assert produced == {f"{s}.jsonl" for s in state_sessions} | {
-        PLANTED[r].output for r in IDS if r.startswith("hermes/")}
+        PLANTED[r].output for r in IDS if r.startswith("hermes/")
+    }
     run = json.loads((out / "review" / "run.json").read_text())
     dups = run["summary"]["duplicates"]
     assert len(dups) == 1 and all(f"session_{s}.json" in dups[0] for s in state_sessions)
@@ -251,8 +259,9 @@ def _arguments(value, found: list[str]) -> list[str]:
 @pytest.mark.parametrize("rel", [r for r in IDS if PLANTED[r].arg_secret])
 def test_secret_in_json_tool_argument_is_redacted_and_parses(out, rel):
     sample = PLANTED[rel]
-    src_args = _arguments([json.loads(x) for x in lines_of(SAMPLES / rel) if x.strip()]
-                          if not rel.endswith(".db") else [], [])
+    src_args = _arguments(
+        [json.loads(x) for x in lines_of(SAMPLES / rel) if x.strip()] if not rel.endswith(".db") else [], []
+    )
     dst = output_file(out, sample.harness, sample.output)
     args = _arguments([json.loads(x) for x in lines_of(dst) if x.strip()], [])
     if src_args:
@@ -273,7 +282,11 @@ def test_info_describes_the_session(rel):
     path = SAMPLES / rel
     src = path.parents[2] if "/storage/" in rel else path
     found = discover([src])
-    units = [u for u in found.units if u.relpath == PLANTED[rel].output or Path(u.relpath).name == PLANTED[rel].output]
+    units = [
+        u
+        for u in found.units
+        if u.relpath == PLANTED[rel].output or Path(u.relpath).name == PLANTED[rel].output
+    ]
     assert len(units) == 1
     info = reader_for_unit(units[0]).info(units[0])
     assert info.harness == PLANTED[rel].harness
@@ -289,8 +302,11 @@ def test_info_counts():
 
     found = discover([SAMPLES])
     infos = {(u.harness, Path(u.relpath).name): reader_for_unit(u).info(u) for u in found.units}
-    claude = next(i for (h, n), i in infos.items() if h == "claude_code" and not n.startswith("agent-")
-                  and n.endswith(".jsonl"))
+    claude = next(
+        i
+        for (h, n), i in infos.items()
+        if h == "claude_code" and not n.startswith("agent-") and n.endswith(".jsonl")
+    )
     assert (claude.messages, claude.tool_calls) == (5, 3)
     gemini = next(i for (h, n), i in infos.items() if h == "gemini_cli" and n.endswith(".jsonl"))
     # the rewind drops the third message; the re-appended model message counts once
@@ -358,8 +374,10 @@ def test_prose_marks_only_natural_language():
     assert not claude.is_prose(tool, ("toolUseResult", "stdout"))
     assert not claude.is_prose(user, ("cwd",))
     codex = by_name("codex")
-    line = {"type": "response_item", "payload": {"type": "message", "role": "user",
-                                                 "content": [{"type": "input_text", "text": "hi"}]}}
+    line = {
+        "type": "response_item",
+        "payload": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]},
+    }
     assert codex.is_prose(line, ("payload", "content", 0, "text"))
     out = {"type": "response_item", "payload": {"type": "function_call_output", "output": "x"}}
     assert not codex.is_prose(out, ("payload", "output"))
@@ -392,23 +410,39 @@ def test_claude_older_sibling_agent_file(tmp_path):
 def test_relpaths_are_relative_to_the_harness_root(tmp_path):
     home = Path("/home/u")
     codex = by_name("codex")
-    assert codex.relpath(home / ".codex/sessions/2026/04/29/rollout-a.jsonl", home) == \
-        "sessions/2026/04/29/rollout-a.jsonl"
-    assert codex.relpath(home / ".codex/archived_sessions/rollout-b.jsonl", home / ".codex/archived_sessions") == \
-        "archived_sessions/rollout-b.jsonl"
-    assert by_name("pi").relpath(home / ".pi/agent/sessions/--home-u-app--/s.jsonl", home) == "--home-u-app--/s.jsonl"
-    assert by_name("gemini_cli").relpath(home / ".gemini/tmp/app/chats/parent/sub.jsonl", home) == \
-        "app/chats/parent/sub.jsonl"
-    assert by_name("claude_code").relpath(home / ".claude/projects/-home-u-app/s/subagents/agent-1.jsonl", home) == \
-        "-home-u-app/s/subagents/agent-1.jsonl"
+    assert (
+        codex.relpath(home / ".codex/sessions/2026/04/29/rollout-a.jsonl", home)
+        == "sessions/2026/04/29/rollout-a.jsonl"
+    )
+    assert (
+        codex.relpath(home / ".codex/archived_sessions/rollout-b.jsonl", home / ".codex/archived_sessions")
+        == "archived_sessions/rollout-b.jsonl"
+    )
+    assert (
+        by_name("pi").relpath(home / ".pi/agent/sessions/--home-u-app--/s.jsonl", home)
+        == "--home-u-app--/s.jsonl"
+    )
+    assert (
+        by_name("gemini_cli").relpath(home / ".gemini/tmp/app/chats/parent/sub.jsonl", home)
+        == "app/chats/parent/sub.jsonl"
+    )
+    assert (
+        by_name("claude_code").relpath(home / ".claude/projects/-home-u-app/s/subagents/agent-1.jsonl", home)
+        == "-home-u-app/s/subagents/agent-1.jsonl"
+    )
 
 
 def test_records_stream_in_bounded_memory(tmp_path):
     """A JSONL session is read line by line: memory does not grow with the file."""
     import tracemalloc
 
-    line = json.dumps({"timestamp": "2026-04-29T10:58:44.350Z", "type": "response_item", "payload": {
-        "type": "function_call_output", "call_id": "call_x", "output": "y" * 2000}})
+    line = json.dumps(
+        {
+            "timestamp": "2026-04-29T10:58:44.350Z",
+            "type": "response_item",
+            "payload": {"type": "function_call_output", "call_id": "call_x", "output": "y" * 2000},
+        }
+    )
     big = tmp_path / "rollout-big.jsonl"
     with open(big, "w") as fh:
         fh.write(lines_of(next(SAMPLES.glob("codex/sessions/2026/**/*.jsonl")))[0] + "\n")
@@ -444,8 +478,10 @@ def test_opencode_and_hermes_parents(tmp_path):
     db = tmp_path / "state.db"
     shutil.copy(SAMPLES / "hermes" / "state.db", db)
     con = sqlite3.connect(db)
-    con.execute("INSERT INTO sessions (id, source, started_at, parent_session_id) "
-                "SELECT 'child', source, started_at + 1, id FROM sessions")
+    con.execute(
+        "INSERT INTO sessions (id, source, started_at, parent_session_id) "
+        "SELECT 'child', source, started_at + 1, id FROM sessions"
+    )
     con.commit()
     con.close()
     infos = {u.key: reader_for_unit(u).info(u) for u in discover([db]).units}
@@ -461,7 +497,9 @@ def test_gemini_subagent_names_its_parent(tmp_path):
     meta = json.loads(lines[0])
     sub = tmp_path / "tmp" / "proj" / "chats" / meta["sessionId"] / "child-1.jsonl"
     sub.parent.mkdir(parents=True)
-    sub.write_text("\n".join([json.dumps({**meta, "sessionId": "child-1", "kind": "subagent"}), *lines[1:]]) + "\n")
+    sub.write_text(
+        "\n".join([json.dumps({**meta, "sessionId": "child-1", "kind": "subagent"}), *lines[1:]]) + "\n"
+    )
     unit = discover([tmp_path]).units[0]
     info = reader_for_unit(unit).info(unit)
     assert (info.id, info.parent) == ("child-1", meta["sessionId"])
@@ -486,8 +524,11 @@ def test_claude_is_prose_equals_record_first_form():
         return False
 
     claude = by_name("claude_code")
-    records = [{"type": t, **m} for t in ("user", "assistant", "summary", "system", None)
-               for m in ({}, {"isMeta": True}, {"isMeta": False})] + ["text", [1], None]
+    records = [
+        {"type": t, **m}
+        for t in ("user", "assistant", "summary", "system", None)
+        for m in ({}, {"isMeta": True}, {"isMeta": False})
+    ] + ["text", [1], None]
     elems = ["message", "content", "summary", "text", "thinking", 0, 1, "cwd"]
     paths = [p for n in range(6) for p in itertools.product(elems, repeat=n)]
     for record in records:

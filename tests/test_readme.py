@@ -29,8 +29,13 @@ def test_readme_walkthrough_runs_against_a_local_hub(tmp_path, hub, monkeypatch,
     claude_session(isolated_home / ".claude" / "projects" / "-home-jdoe-src-app", p)
     monkeypatch.chdir(tmp_path)
     commands = walkthrough()
-    assert [c[:2] for c in commands] == [["tracepub", "redact"], ["tracepub", "review"], ["tracepub", "approve"],
-                                         ["tracepub", "publish"], ["tracepub", "publish"]]
+    assert [c[:2] for c in commands] == [
+        ["tracepub", "redact"],
+        ["tracepub", "review"],
+        ["tracepub", "approve"],
+        ["tracepub", "publish"],
+        ["tracepub", "publish"],
+    ]
     runner = CliRunner()
     for cmd in commands:
         r = runner.invoke(cli, cmd[1:], catch_exceptions=False)

@@ -16,7 +16,7 @@ from tracepub.outputs import groups
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor
 
-_WORDS = ["jdoe", "Jane Doe", "é✓ü", "x\"y\\z", "a\nb", "jane@example.com", "🙂 ok", "tab\there", "plain"]
+_WORDS = ["jdoe", "Jane Doe", "é✓ü", 'x"y\\z', "a\nb", "jane@example.com", "🙂 ok", "tab\there", "plain"]
 
 
 def _text_and_spans(rng: random.Random) -> tuple[str, list[Span]]:
@@ -28,8 +28,16 @@ def _text_and_spans(rng: random.Random) -> tuple[str, list[Span]]:
         word = rng.choice(_WORDS)
         parts += [gap, word]
         pos += len(gap)
-        spans.append(Span(pos, pos + len(word), rng.choice(["identity.username", "pii.person", "secret.token"]),
-                          rng.choice(["d1", "d2"]), rng.choice([0.5, 0.9, 1, 1.0]), rng.choice(["redacted", REVIEW])))
+        spans.append(
+            Span(
+                pos,
+                pos + len(word),
+                rng.choice(["identity.username", "pii.person", "secret.token"]),
+                rng.choice(["d1", "d2"]),
+                rng.choice([0.5, 0.9, 1, 1.0]),
+                rng.choice(["redacted", REVIEW]),
+            )
+        )
         pos += len(word)
     parts.append(rng.choice(["", " tail", "\u2028end"]))
     return "".join(parts), spans
@@ -46,7 +54,9 @@ def test_findings_bytes_and_fold_equal_the_dicts():
             red.record_index = record
             for _ in range(rng.randint(1, 3)):
                 text, spans = rng.choice(texts)  # texts recur: renderings are reused
-                path = rng.choice([("message", "content"), ("toolUseResult", 0, "x"), ("#file",), ("a#file", "b")])
+                path = rng.choice(
+                    [("message", "content"), ("toolUseResult", 0, "x"), ("#file",), ("a#file", "b")]
+                )
                 red._apply(text, spans, path)
             dicts = red.finding_dicts()
             assert red.findings_jsonl() == b"".join(orjson.dumps(d) + b"\n" for d in dicts)
@@ -57,7 +67,16 @@ def test_findings_bytes_and_fold_equal_the_dicts():
                 slow.add(d)
             assert actions == Counter(d["action"] for d in dicts)
             assert KEPT not in actions or keep
-            view = [(fold.file, fold.total, [(k, vars(g)) for k, g in fold.groups.items()], list(fold.by_type.items()),
-                     list(fold.by_detector.items()), list(fold.by_action.items())) for fold in (fold, slow)]
+            view = [
+                (
+                    fold.file,
+                    fold.total,
+                    [(k, vars(g)) for k, g in fold.groups.items()],
+                    list(fold.by_type.items()),
+                    list(fold.by_detector.items()),
+                    list(fold.by_action.items()),
+                )
+                for fold in (fold, slow)
+            ]
             assert view[0] == view[1]
             red.findings.clear()

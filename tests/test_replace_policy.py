@@ -19,16 +19,37 @@ EMAIL = "priya.raman@kestrel-mail.net"
 def _session(root, text):
     path = root / "projects" / "-work-app" / "s.jsonl"
     path.parent.mkdir(parents=True)
-    path.write_text(json.dumps({"type": "user", "sessionId": "s", "uuid": "u1", "cwd": "/work/app",
-                                "message": {"role": "user", "content": text}}) + "\n")
+    path.write_text(
+        json.dumps(
+            {
+                "type": "user",
+                "sessionId": "s",
+                "uuid": "u1",
+                "cwd": "/work/app",
+                "message": {"role": "user", "content": text},
+            }
+        )
+        + "\n"
+    )
 
 
 def _run(tmp_path, toml: str) -> str:
     _session(tmp_path / "src", f"call me on {PHONE} or mail {EMAIL}")
     (tmp_path / "tracepub.toml").write_text(toml)
     out = tmp_path / "out"
-    res = CliRunner().invoke(cli, ["redact", str(tmp_path / "src"), "--out", str(out), "--jobs", "1",
-                                   "--config", str(tmp_path / "tracepub.toml")])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "redact",
+            str(tmp_path / "src"),
+            "--out",
+            str(out),
+            "--jobs",
+            "1",
+            "--config",
+            str(tmp_path / "tracepub.toml"),
+        ],
+    )
     assert res.exit_code == 0, res.output
     return "".join(p.read_text() for p in (out / "dataset" / "claude_code").rglob("*.jsonl"))
 

@@ -43,16 +43,28 @@ def test_one_entry_per_value_flagged_first_secrets_masked(tmp_path):
     # Snippets highlight the value; context is redacted text.
     assert "<mark>" in page and "&lt;SECRET_GITHUB_TOKEN_" in page
     # Summary parts.
-    for needle in ("By type", "By detector", "By action", "By harness", "Sessions (1", "Problems (0)",
-                   "Person names were not searched", "What this cannot catch", "names in other languages"):
+    for needle in (
+        "By type",
+        "By detector",
+        "By action",
+        "By harness",
+        "Sessions (1",
+        "Problems (0)",
+        "Person names were not searched",
+        "What this cannot catch",
+        "names in other languages",
+    ):
         assert needle in page, needle
 
 
 def test_identity_summary_is_shown_masked_when_present(tmp_path):
     out = redacted_dir(tmp_path)
-    (out / "review" / "identity.json").write_text(json.dumps(
-        [{"type": "identity.email", "origin": "git config user.email", "masked": "ja…m"}]))
-    report.write_report(out, RunSummary.from_json(json.loads((out / "review" / "run.json").read_text())["summary"]))
+    (out / "review" / "identity.json").write_text(
+        json.dumps([{"type": "identity.email", "origin": "git config user.email", "masked": "ja…m"}])
+    )
+    report.write_report(
+        out, RunSummary.from_json(json.loads((out / "review" / "run.json").read_text())["summary"])
+    )
     page = html(out)
     assert "git config user.email" in page and "ja…m" in page
 
@@ -62,14 +74,27 @@ def _synthetic(out, n_values: int, per_value: int) -> None:
     with open(out / "review" / "findings.jsonl", "w", encoding="utf-8") as fh:
         for v in range(n_values):
             for k in range(per_value):
-                fh.write(json.dumps({
-                    "id": f"f{v}-{k}", "file": f"claude_code/s{k % 7}.jsonl", "record": k, "path": "$.message",
-                    "start": 0, "end": 5, "type": "pii.email" if v % 3 else "secret.github_token",
-                    "detector": "presidio:EMAIL_ADDRESS", "confidence": 0.9,
-                    "action": "review" if v % 50 == 0 else "redacted", "placeholder": f"<EMAIL_{v:08x}>",
-                    "value": f"user{v}@example.com", "value_id": f"{v:016x}",
-                    "context": {"before": f"context {k} before ", "after": f" after {k}"},
-                }) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "id": f"f{v}-{k}",
+                            "file": f"claude_code/s{k % 7}.jsonl",
+                            "record": k,
+                            "path": "$.message",
+                            "start": 0,
+                            "end": 5,
+                            "type": "pii.email" if v % 3 else "secret.github_token",
+                            "detector": "presidio:EMAIL_ADDRESS",
+                            "confidence": 0.9,
+                            "action": "review" if v % 50 == 0 else "redacted",
+                            "placeholder": f"<EMAIL_{v:08x}>",
+                            "value": f"user{v}@example.com",
+                            "value_id": f"{v:016x}",
+                            "context": {"before": f"context {k} before ", "after": f" after {k}"},
+                        }
+                    )
+                    + "\n"
+                )
 
 
 def test_stays_usable_with_100k_findings(tmp_path):
@@ -91,10 +116,25 @@ def test_stays_usable_with_100k_findings(tmp_path):
 def test_distinct_snippets_only(tmp_path):
     out = tmp_path / "out"
     (out / "review").mkdir(parents=True)
-    same = {"id": "a", "file": "x.jsonl", "record": 1, "path": "$", "start": 0, "end": 1, "type": "pii.email",
-            "detector": "d", "confidence": 1, "action": "redacted", "placeholder": "<EMAIL_1>", "value": "v@x.io",
-            "value_id": "1", "context": {"before": "b", "after": "a"}}
-    (out / "review" / "findings.jsonl").write_text("\n".join(json.dumps({**same, "id": str(i)}) for i in range(5)))
+    same = {
+        "id": "a",
+        "file": "x.jsonl",
+        "record": 1,
+        "path": "$",
+        "start": 0,
+        "end": 1,
+        "type": "pii.email",
+        "detector": "d",
+        "confidence": 1,
+        "action": "redacted",
+        "placeholder": "<EMAIL_1>",
+        "value": "v@x.io",
+        "value_id": "1",
+        "context": {"before": "b", "after": "a"},
+    }
+    (out / "review" / "findings.jsonl").write_text(
+        "\n".join(json.dumps({**same, "id": str(i)}) for i in range(5))
+    )
     agg = groups.aggregate(groups.iter_findings(out))
     g = agg.groups["1"]
     assert g.count == 5 and len(g.snippets) == 1 and g.n_files == 1

@@ -16,28 +16,59 @@ def _findings(rng: random.Random, files: list[str]) -> list[dict]:
             vid = rng.choice(values)
             in_name = rng.random() < 0.2
             ph = rng.choice([None, f"<PII_{vid}>", f"pii-{vid}", f"PII_{vid}"])
-            out.append({
-                "id": f"{file}-{k}", "file": file, "record": k, "path": "#file" if in_name else "$.a",
-                "type": rng.choice(["pii.email", "pii.person", "secret.x"]), "detector": rng.choice(["a", "b"]),
-                "confidence": rng.choice([0.5, 0.8, 0.9]), "action": rng.choice(["redacted", "review", "kept"]),
-                "placeholder": ph, "value": vid.upper(), "value_id": vid,
-                "context": {"before": rng.choice(["x ", "y ", "z "]), "after": rng.choice([" 1", " 2"])},
-            })
+            out.append(
+                {
+                    "id": f"{file}-{k}",
+                    "file": file,
+                    "record": k,
+                    "path": "#file" if in_name else "$.a",
+                    "type": rng.choice(["pii.email", "pii.person", "secret.x"]),
+                    "detector": rng.choice(["a", "b"]),
+                    "confidence": rng.choice([0.5, 0.8, 0.9]),
+                    "action": rng.choice(["redacted", "review", "kept"]),
+                    "placeholder": ph,
+                    "value": vid.upper(),
+                    "value_id": vid,
+                    "context": {"before": rng.choice(["x ", "y ", "z "]), "after": rng.choice([" 1", " 2"])},
+                }
+            )
     return out
 
 
 def _view(agg: groups.Aggregate):
-    groups = [(g.value_id, g.value, g.placeholder, g.count, dict(g.types), dict(g.detectors), dict(g.actions),
-               g.conf_min, g.conf_max, list(g.files), g.n_files, g.snippets, g.finding_id) for g in agg.groups.values()]
-    return (groups, agg.total, list(agg.by_type.items()), list(agg.by_detector.items()), list(agg.by_action.items()),
-            list(agg.by_file.items()))
+    groups = [
+        (
+            g.value_id,
+            g.value,
+            g.placeholder,
+            g.count,
+            dict(g.types),
+            dict(g.detectors),
+            dict(g.actions),
+            g.conf_min,
+            g.conf_max,
+            list(g.files),
+            g.n_files,
+            g.snippets,
+            g.finding_id,
+        )
+        for g in agg.groups.values()
+    ]
+    return (
+        groups,
+        agg.total,
+        list(agg.by_type.items()),
+        list(agg.by_detector.items()),
+        list(agg.by_action.items()),
+        list(agg.by_file.items()),
+    )
 
 
 def test_folds_merged_in_order_equal_the_fold_of_findings_jsonl():
     rng = random.Random(4)
     for _ in range(200):
         files = [f"f{n}.jsonl" for n in range(rng.randint(1, 9))]
-        paths = _findings(rng, ["a.jsonl", "b.jsonl"])[:rng.randint(0, 6)]  # paths.jsonl: file names
+        paths = _findings(rng, ["a.jsonl", "b.jsonl"])[: rng.randint(0, 6)]  # paths.jsonl: file names
         per_file = {f: [x for x in _findings(rng, [f])] for f in files}
         whole = groups.aggregate([*paths, *(x for f in files for x in per_file[f])])
         merged = groups.Aggregate()
@@ -59,8 +90,14 @@ def test_folds_merged_in_order_equal_the_fold_of_findings_jsonl():
 
 
 def _fold_view(fold: groups.FileFold):
-    return (fold.file, fold.total, [(vid, vars(g)) for vid, g in fold.groups.items()], list(fold.by_type.items()),
-            list(fold.by_detector.items()), list(fold.by_action.items()))
+    return (
+        fold.file,
+        fold.total,
+        [(vid, vars(g)) for vid, g in fold.groups.items()],
+        list(fold.by_type.items()),
+        list(fold.by_detector.items()),
+        list(fold.by_action.items()),
+    )
 
 
 def test_span_fold_equals_adding_each_finding():
@@ -76,10 +113,19 @@ def test_span_fold_equals_adding_each_finding():
             for _k in range(n):
                 vid = rng.choice(vids)
                 ph = rng.choice([None, f"<PII_{vid}>", f"pii-{vid}", f"PII_{vid}", f"<X_{vid}>"])
-                statics.append((vid, vid.upper(), rng.choice(["pii.email", "pii.person", "secret.x"]),
-                                rng.choice(["a", "b"]), rng.choice(["redacted", "review", "kept"]),
-                                rng.choice([0.5, 0.8, 0.9, 1.0]), ph, rng.choice(["x ", "y ", "z ", "w "]),
-                                rng.choice([" 1", " 2"])))
+                statics.append(
+                    (
+                        vid,
+                        vid.upper(),
+                        rng.choice(["pii.email", "pii.person", "secret.x"]),
+                        rng.choice(["a", "b"]),
+                        rng.choice(["redacted", "review", "kept"]),
+                        rng.choice([0.5, 0.8, 0.9, 1.0]),
+                        ph,
+                        rng.choice(["x ", "y ", "z ", "w "]),
+                        rng.choice([" 1", " 2"]),
+                    )
+                )
             where = rng.choice(["$.a", "$.#file[0]", "$.b[2]"])
             record = rng.randint(1, 9)
             fids = [f"id{rng.random()}".encode() for _ in statics]

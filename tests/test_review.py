@@ -28,8 +28,17 @@ def test_keep_leaves_value_in_clear_and_survives_a_later_redact(tmp_path):
     assert entry["reviewer"] == "Jane" and entry["action"] == "keep" and entry["value_id"] == email_id
 
     # A plain redact into the same folder replays the decision.
-    r = invoke("redact", tmp_path / "sources", "--out", out, "--jobs", "1", "--no-ner",
-               "--config", tmp_path / "tracepub.toml")
+    r = invoke(
+        "redact",
+        tmp_path / "sources",
+        "--out",
+        out,
+        "--jobs",
+        "1",
+        "--no-ner",
+        "--config",
+        tmp_path / "tracepub.toml",
+    )
     assert r.exit_code == 0, r.output
     assert p.email in dataset_text(out)
     # Everything else stays redacted.
@@ -149,8 +158,17 @@ def test_interactive_quit_records_nothing(tmp_path):
 def test_user_secrets_are_never_stored_and_a_rerun_needs_them_again(tmp_path):
     p = planted()
     out = redacted_dir(tmp_path, p)
-    r = invoke("redact", tmp_path / "sources", "--out", out, "--jobs", "1", "--no-ner",
-               "--secret", "internal-Zq81-value")
+    r = invoke(
+        "redact",
+        tmp_path / "sources",
+        "--out",
+        out,
+        "--jobs",
+        "1",
+        "--no-ner",
+        "--secret",
+        "internal-Zq81-value",
+    )
     assert r.exit_code == 0, r.output
     for path in (out / "review").rglob("*"):
         if path.is_file() and path.name != "placeholder.key":
@@ -159,8 +177,10 @@ def test_user_secrets_are_never_stored_and_a_rerun_needs_them_again(tmp_path):
     assert {e["type"] for e in json.loads(values.read_text())["identity"]} >= {"secret.user_supplied"}
     assert stat.S_IMODE(os.stat(values).st_mode) == 0o600
     (tmp_path / "sources" / "-home-jdoe-src-app" / "more.jsonl").write_text(
-        (tmp_path / "sources" / "-home-jdoe-src-app" / "session.jsonl").read_text().replace(
-            "Deploy", "Deploy internal-Zq81-value"))
+        (tmp_path / "sources" / "-home-jdoe-src-app" / "session.jsonl")
+        .read_text()
+        .replace("Deploy", "Deploy internal-Zq81-value")
+    )
     manifest = (out / "manifest.json").read_bytes()
     # Without the value a re-run would redact less: refused, nothing changed (the decision is kept).
     r = invoke("review", out, "--add", "something-else")
@@ -182,10 +202,23 @@ def test_rerun_keeps_selection_and_deny_rules(tmp_path):
     claude_session(src, p, name="b.jsonl", extra="Client Corp asked for it.")
     # b.jsonl has the same session id as a.jsonl in the kit; give it its own.
     b = src / "b.jsonl"
-    b.write_text(b.read_text().replace("8f2c1e4a-6b7d-4c3e-9a1f-2d5e7b9c0a11", "11111111-2222-4333-8444-555555555555"))
+    b.write_text(
+        b.read_text().replace("8f2c1e4a-6b7d-4c3e-9a1f-2d5e7b9c0a11", "11111111-2222-4333-8444-555555555555")
+    )
     out = tmp_path / "out"
-    r = invoke("redact", tmp_path / "sources", "--out", out, "--jobs", "1", "--no-ner", "--harness", "claude",
-               "--deny", "Client Corp")
+    r = invoke(
+        "redact",
+        tmp_path / "sources",
+        "--out",
+        out,
+        "--jobs",
+        "1",
+        "--no-ner",
+        "--harness",
+        "claude",
+        "--deny",
+        "Client Corp",
+    )
     assert r.exit_code == 0, r.output
     files = sorted(p.name for p in (out / "dataset").rglob("*.jsonl"))
     assert files == ["a.jsonl"]

@@ -100,8 +100,10 @@ def test_harness_filter_needs_no_reading(monkeypatch):
     import tracepub.selection.select as selection
 
     monkeypatch.setattr(selection, "known_harnesses", lambda: ["claude_code", "other"])
-    units = [Unit("claude_code", Path("/nonexistent/a.jsonl"), "p/a.jsonl"),
-             Unit("other", Path("/nonexistent/b.jsonl"), "p/b.jsonl")]
+    units = [
+        Unit("claude_code", Path("/nonexistent/a.jsonl"), "p/a.jsonl"),
+        Unit("other", Path("/nonexistent/b.jsonl"), "p/b.jsonl"),
+    ]
     p = plan(units, Selection(harnesses=["other"]), set())  # the files do not exist: nothing was read
     assert [u.harness for u in p.units] == ["other"] and p.excluded == 1
 
@@ -143,8 +145,23 @@ def test_all_criteria_must_hold(tree, utc):
 
 def test_redact_with_selection_records_criteria_and_counts(tree, tmp_path, utc):
     out = tmp_path / "out"
-    res = CliRunner().invoke(cli, ["redact", str(tree), "--out", str(out), "--no-ner", "-j", "1", "--json",
-                                   "--project", "~/src/app", "--exclude-session", "bbbb"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "redact",
+            str(tree),
+            "--out",
+            str(out),
+            "--no-ner",
+            "-j",
+            "1",
+            "--json",
+            "--project",
+            "~/src/app",
+            "--exclude-session",
+            "bbbb",
+        ],
+    )
     assert res.exit_code == 0, res.output
     files = sorted(p.name for p in (out / "dataset").rglob("*.jsonl"))
     assert files == sorted(["agent-a1.jsonl", f"{SID_A}.jsonl"])
@@ -160,7 +177,8 @@ def test_redact_with_selection_records_criteria_and_counts(tree, tmp_path, utc):
 
 
 def test_redact_refuses_an_unmatched_session_id(tree, tmp_path):
-    res = CliRunner().invoke(cli, ["redact", str(tree), "--out", str(tmp_path / "o"), "--no-ner",
-                                   "--session", "ffff"])
+    res = CliRunner().invoke(
+        cli, ["redact", str(tree), "--out", str(tmp_path / "o"), "--no-ner", "--session", "ffff"]
+    )
     assert res.exit_code == 1 and "no discovered session" in res.output
     assert not (tmp_path / "o" / "dataset").exists()

@@ -22,9 +22,18 @@ from tracepub.sources.discover import discover
 # -- Claude Code sessions made on the fly ---------------------------------------------------------
 
 
-def claude_session(root: Path, cwd: str, sid: str, start: str | None, end: str | None, text: str = "hello",
-                   tool_input: dict | None = None, tool_output: str = "ok", subagent_text: str | None = None,
-                   extra: list[dict] | None = None) -> Path:
+def claude_session(
+    root: Path,
+    cwd: str,
+    sid: str,
+    start: str | None,
+    end: str | None,
+    text: str = "hello",
+    tool_input: dict | None = None,
+    tool_output: str = "ok",
+    subagent_text: str | None = None,
+    extra: list[dict] | None = None,
+) -> Path:
     """A small but real-shaped Claude Code transcript under ``root/<encoded cwd>/<sid>.jsonl``
     (plus ``<sid>/subagents/agent-1.jsonl`` when ``subagent_text`` is given)."""
     folder = root / ("-" + cwd.strip("/").replace("/", "-"))
@@ -35,17 +44,59 @@ def claude_session(root: Path, cwd: str, sid: str, start: str | None, end: str |
         return {**rec, "timestamp": ts} if ts else rec
 
     recs = [
-        stamp({**base, "type": "user", "uuid": "u1", "parentUuid": None,
-               "message": {"role": "user", "content": text}}, start),
-        stamp({**base, "type": "assistant", "uuid": "u2", "parentUuid": "u1",
-               "message": {"role": "assistant", "content": [
-                   {"type": "tool_use", "id": "toolu_1", "name": "Bash",
-                    "input": tool_input or {"command": "ls"}}]}}, start),
-        stamp({**base, "type": "user", "uuid": "u3", "parentUuid": "u2",
-               "message": {"role": "user", "content": [
-                   {"type": "tool_result", "tool_use_id": "toolu_1", "content": tool_output}]}}, end),
-        stamp({**base, "type": "assistant", "uuid": "u4", "parentUuid": "u3",
-               "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}}, end),
+        stamp(
+            {
+                **base,
+                "type": "user",
+                "uuid": "u1",
+                "parentUuid": None,
+                "message": {"role": "user", "content": text},
+            },
+            start,
+        ),
+        stamp(
+            {
+                **base,
+                "type": "assistant",
+                "uuid": "u2",
+                "parentUuid": "u1",
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "tool_use",
+                            "id": "toolu_1",
+                            "name": "Bash",
+                            "input": tool_input or {"command": "ls"},
+                        }
+                    ],
+                },
+            },
+            start,
+        ),
+        stamp(
+            {
+                **base,
+                "type": "user",
+                "uuid": "u3",
+                "parentUuid": "u2",
+                "message": {
+                    "role": "user",
+                    "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": tool_output}],
+                },
+            },
+            end,
+        ),
+        stamp(
+            {
+                **base,
+                "type": "assistant",
+                "uuid": "u4",
+                "parentUuid": "u3",
+                "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+            },
+            end,
+        ),
         *(extra or []),
     ]
     path = folder / f"{sid}.jsonl"
@@ -53,8 +104,18 @@ def claude_session(root: Path, cwd: str, sid: str, start: str | None, end: str |
     if subagent_text is not None:
         sub = folder / sid / "subagents"
         sub.mkdir(parents=True, exist_ok=True)
-        rec = stamp({**base, "agentId": "a1", "type": "user", "uuid": "s1", "parentUuid": None,
-                     "isSidechain": True, "message": {"role": "user", "content": subagent_text}}, end)
+        rec = stamp(
+            {
+                **base,
+                "agentId": "a1",
+                "type": "user",
+                "uuid": "s1",
+                "parentUuid": None,
+                "isSidechain": True,
+                "message": {"role": "user", "content": subagent_text},
+            },
+            end,
+        )
         (sub / "agent-a1.jsonl").write_text(json.dumps(rec) + "\n", encoding="utf-8")
     return path
 
@@ -78,8 +139,14 @@ def utc(monkeypatch):
 def tree(tmp_path, isolated_home):
     root = tmp_path / "claude" / "projects"
     home = str(isolated_home)
-    claude_session(root, f"{home}/src/app", SID_A, "2026-03-01T10:00:00.000Z", "2026-03-01T11:00:00.000Z",
-                   subagent_text="survey the module")
+    claude_session(
+        root,
+        f"{home}/src/app",
+        SID_A,
+        "2026-03-01T10:00:00.000Z",
+        "2026-03-01T11:00:00.000Z",
+        subagent_text="survey the module",
+    )
     claude_session(root, f"{home}/src/app/web", SID_B, "2026-03-15T10:00:00.000Z", "2026-03-16T09:00:00.000Z")
     claude_session(root, "/work/client-api", SID_C, "2026-03-31T23:00:00.000Z", "2026-04-01T01:00:00.000Z")
     return root

@@ -120,11 +120,16 @@ def test_manifest_hashes_are_the_files_on_disk_first_and_incremental_runs(tmp_pa
     findings = (out / "review/findings.jsonl").read_bytes()
     parts = out / "review/parts"
     names = ["paths.jsonl"] + sorted(p.name for p in parts.iterdir() if p.name != "paths.jsonl")
-    assert sorted(findings.splitlines()) == sorted(b"".join((parts / n).read_bytes() for n in names).splitlines())
+    assert sorted(findings.splitlines()) == sorted(
+        b"".join((parts / n).read_bytes() for n in names).splitlines()
+    )
     # Reused files are hashed from disk; a changed source is rewritten (and hashed by its worker).
     changed = sorted(src.rglob("*.jsonl"))[0]
     with open(changed, "a") as fh:
-        fh.write(json.dumps({"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}}) + "\n")
+        fh.write(
+            json.dumps({"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}})
+            + "\n"
+        )
     second = _run(src, out, jobs)
     assert second["reused"] == first["files"] - 1
     again = read_manifest(out)

@@ -10,21 +10,142 @@ from tracepub.detect.pii.addresses import _ADDRESS, address_spans
 # Pieces that make and nearly make street addresses, of every form ``_ADDRESS`` knows, glued
 # together with and without blanks, line breaks, punctuation and word characters beyond ASCII.
 _ADDRESS_PIECES = (
-    "1", "12", "1234", "12345", "123456", "12a", "7B", "12,", "0", "٣", "²",
-    " ", " ", " ", "  ", "\t", "\n", "\r\n", ", ", ".", "-", "'", "_", "/", "(", "\"",
-    "Maple", "Baker", "North", "Old", "Élise", "Über", "X", "Ab", "maple", "oak",
-    "Street", "St", "St.", "Stra", "String", "Avenue", "Ave", "Ave.", "Avenues", "Road", "Rd", "Rd.", "Lane", "Ln",
-    "Drive", "Dr", "Dr.", "Boulevard", "Blvd", "Way", "Ways", "Court", "Ct", "Place", "Pl", "Terrace", "Gardens",
-    "Parkway", "Pkwy", "Square", "Sq", "Highway", "Hwy", "Crescent", "Crescenté",
-    "Haupt", "Hauptstraße", "Lindenstrasse", "Bahnhofstr.", "Bergweg", "Kirchgasse", "Marktplatz", "Schlossallee",
-    "Ostring", "Mühlendamm", "Elbufer", "string", "ring", "weg", "damm", "Äußere",
-    "rue", "true", "avenue", "boulevard", "chemin", "place", "allée", "impasse", "quai", "de", "la", "des", "du",
-    "3 rue ", "9, quai ", "7\tplace des ", "1 avenue de la ", "Rivoli", "Victor-Hugo", "l'Église", "É", "é", "ß", "ö", "日本", "😀", "\u200d", "\u0301",
+    "1",
+    "12",
+    "1234",
+    "12345",
+    "123456",
+    "12a",
+    "7B",
+    "12,",
+    "0",
+    "٣",
+    "²",
+    " ",
+    " ",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    ", ",
+    ".",
+    "-",
+    "'",
+    "_",
+    "/",
+    "(",
+    '"',
+    "Maple",
+    "Baker",
+    "North",
+    "Old",
+    "Élise",
+    "Über",
+    "X",
+    "Ab",
+    "maple",
+    "oak",
+    "Street",
+    "St",
+    "St.",
+    "Stra",
+    "String",
+    "Avenue",
+    "Ave",
+    "Ave.",
+    "Avenues",
+    "Road",
+    "Rd",
+    "Rd.",
+    "Lane",
+    "Ln",
+    "Drive",
+    "Dr",
+    "Dr.",
+    "Boulevard",
+    "Blvd",
+    "Way",
+    "Ways",
+    "Court",
+    "Ct",
+    "Place",
+    "Pl",
+    "Terrace",
+    "Gardens",
+    "Parkway",
+    "Pkwy",
+    "Square",
+    "Sq",
+    "Highway",
+    "Hwy",
+    "Crescent",
+    "Crescenté",
+    "Haupt",
+    "Hauptstraße",
+    "Lindenstrasse",
+    "Bahnhofstr.",
+    "Bergweg",
+    "Kirchgasse",
+    "Marktplatz",
+    "Schlossallee",
+    "Ostring",
+    "Mühlendamm",
+    "Elbufer",
+    "string",
+    "ring",
+    "weg",
+    "damm",
+    "Äußere",
+    "rue",
+    "true",
+    "avenue",
+    "boulevard",
+    "chemin",
+    "place",
+    "allée",
+    "impasse",
+    "quai",
+    "de",
+    "la",
+    "des",
+    "du",
+    "3 rue ",
+    "9, quai ",
+    "7\tplace des ",
+    "1 avenue de la ",
+    "Rivoli",
+    "Victor-Hugo",
+    "l'Église",
+    "É",
+    "é",
+    "ß",
+    "ö",
+    "日本",
+    "😀",
+    "\u200d",
+    "\u0301",
 )
 
 
-_RUE = (" rue", " avenue", " boulevard", " chemin", " place", " allée", " impasse", " quai",
-        "\true", "\tavenue", "\tboulevard", "\tchemin", "\tplace", "\tallée", "\timpasse", "\tquai")
+_RUE = (
+    " rue",
+    " avenue",
+    " boulevard",
+    " chemin",
+    " place",
+    " allée",
+    " impasse",
+    " quai",
+    "\true",
+    "\tavenue",
+    "\tboulevard",
+    "\tchemin",
+    "\tplace",
+    "\tallée",
+    "\timpasse",
+    "\tquai",
+)
 
 
 def _address_text(rng: random.Random) -> str:
@@ -71,15 +192,23 @@ def test_address_trigger_holds_every_match_on_random_text():
         windows = plan[0][1]
         for a, b in expected:
             assert windows is None or any(s <= a and b <= e for s, e in windows), (text, windows)
-            line = text[text.rfind("\n", 0, a) + 1:b]  # the match's line up to its end fires alone
+            line = text[text.rfind("\n", 0, a) + 1 : b]  # the match's line up to its end fires alone
             assert pf.plan(line, False), (text, line)
     assert fired > 1000, fired
 
 
 def test_address_spans_every_form_and_a_lone_surrogate():
-    for text in ("at 1234 Maple Avenue\n", "12 Baker Street, London", "Hauptstraße 12a\tBerlin",
-                 "x\n12, rue de la Paix", "10\tquai des Grands Augustins", "12 Baker St.", "\ud800 12 Baker Street",
-                 "5 Old Stra St\n7 Elm Rd", "12 Maple\nStreet"):
+    for text in (
+        "at 1234 Maple Avenue\n",
+        "12 Baker Street, London",
+        "Hauptstraße 12a\tBerlin",
+        "x\n12, rue de la Paix",
+        "10\tquai des Grands Augustins",
+        "12 Baker St.",
+        "\ud800 12 Baker Street",
+        "5 Old Stra St\n7 Elm Rd",
+        "12 Maple\nStreet",
+    ):
         assert address_spans(text) == [m.span() for m in _ADDRESS.finditer(text)], text
     assert address_spans("12 Baker Street, London") == [(0, 15)]
     assert address_spans("12 Maple\nStreet") == []
@@ -108,8 +237,11 @@ def test_span_init_is_the_dataclass_one():
 
     assert params(Span) == params(Span0)
     assert [f.name for f in dataclasses.fields(Span)] == [f.name for f in dataclasses.fields(Span0)]
-    for args, kw in (((1, 2, "pii.email", "presidio"), {}), ((3, 9, "secret.x", "pattern:x", 0.5, "review"), {}),
-                     ((0, 1), {"type": "t", "detector": "d", "action": "review"})):
+    for args, kw in (
+        ((1, 2, "pii.email", "presidio"), {}),
+        ((3, 9, "secret.x", "pattern:x", 0.5, "review"), {}),
+        ((0, 1), {"type": "t", "detector": "d", "action": "review"}),
+    ):
         s, s0 = Span(*args, **kw), Span0(*args, **kw)
         assert dataclasses.astuple(s) == dataclasses.astuple(s0)
         assert repr(s) == repr(s0).split("<locals>.")[-1].replace("Span0", "Span")
@@ -124,8 +256,40 @@ def test_span_init_is_the_dataclass_one():
             raise AssertionError("Span must stay frozen")
 
 
-_IP_PIECES = ("1", "12", "192", "255", "256", "300", "0", "00", "7", "٣", ".", ".", ".", "..", "/", "/24", "/33", ":",
-              "::", "ffff", "a", "x", "_", " ", "\n", "-", "v", "é", "10.0.0.1", "8.8.8.8", "1.2.3", "1.2.3.4.5")
+_IP_PIECES = (
+    "1",
+    "12",
+    "192",
+    "255",
+    "256",
+    "300",
+    "0",
+    "00",
+    "7",
+    "٣",
+    ".",
+    ".",
+    ".",
+    "..",
+    "/",
+    "/24",
+    "/33",
+    ":",
+    "::",
+    "ffff",
+    "a",
+    "x",
+    "_",
+    " ",
+    "\n",
+    "-",
+    "v",
+    "é",
+    "10.0.0.1",
+    "8.8.8.8",
+    "1.2.3",
+    "1.2.3.4.5",
+)
 
 
 def _ip_text(rng: random.Random) -> str:
@@ -172,7 +336,30 @@ def test_nino_end_is_necessary():
     """Every text ``_NINO_HINT`` matches, ``_NINO_END`` matches (it gates the slower search)."""
     from tracepub.detect.pii.triggers import _NINO_END, _NINO_HINT
 
-    pieces = ("AB", "QQ", "JG", "AB12", "ab", "1", "12", "12 34", "123456", "AB 123456", " ", "-", "A", "B", "C", "D", "E", "d", "x", "\n", "_", "é")
+    pieces = (
+        "AB",
+        "QQ",
+        "JG",
+        "AB12",
+        "ab",
+        "1",
+        "12",
+        "12 34",
+        "123456",
+        "AB 123456",
+        " ",
+        "-",
+        "A",
+        "B",
+        "C",
+        "D",
+        "E",
+        "d",
+        "x",
+        "\n",
+        "_",
+        "é",
+    )
     rng = random.Random(7)
     hits = 0
     for _ in range(50_000):
@@ -198,12 +385,52 @@ def test_context_rules_tried_at_their_keyword_equal_window_scans():
     fast = PatternDetector(keyed)
     slow = PatternDetector([dataclasses.replace(r, at_keyword=False) for r in keyed])
     rng = random.Random(8)
-    pieces = [" ", " ", "\n", "=", ": ", ":=", "'", '"', '\\"', "`", "]", "(", ".", "_", "-", "x", "abc", "a1b2c3",
-              "token", "TOKEN", "Token", "tokens", "xtoken", "token_", "my_token", "tOkEn", "=>", ",", "||", "b'",
-              "\u2192", "é", "ΣΣ", "\u017f", "\u212a", "\u0130", "\u0131", "to\u212aen", "\u0131d"]  # beyond ASCII
+    pieces = [
+        " ",
+        " ",
+        "\n",
+        "=",
+        ": ",
+        ":=",
+        "'",
+        '"',
+        '\\"',
+        "`",
+        "]",
+        "(",
+        ".",
+        "_",
+        "-",
+        "x",
+        "abc",
+        "a1b2c3",
+        "token",
+        "TOKEN",
+        "Token",
+        "tokens",
+        "xtoken",
+        "token_",
+        "my_token",
+        "tOkEn",
+        "=>",
+        ",",
+        "||",
+        "b'",
+        "\u2192",
+        "é",
+        "ΣΣ",
+        "\u017f",
+        "\u212a",
+        "\u0130",
+        "\u0131",
+        "to\u212aen",
+        "\u0131d",
+    ]  # beyond ASCII
     for r in keyed:
         pieces += [r.keywords[0], r.keywords[0].upper(), r.keywords[0].title()]
-        pieces += [r.keywords[0].replace(a, b, 1) for a, b in (("s", "\u017f"), ("i", "\u0131"), ("k", "\u212a"))]
+        pieces += [
+            r.keywords[0].replace(a, b, 1) for a, b in (("s", "\u017f"), ("i", "\u0131"), ("k", "\u212a"))
+        ]
         pieces += [expand(e, rng) for e in r.examples] + list(r.negatives)
     found = 0
     for k in range(6_500):  # the last ones long: more than 32 hits of a keyword, a whole-text scan
@@ -232,7 +459,23 @@ def test_rules_that_start_with_their_keyword_tried_at_its_hits_equal_whole_text_
         r.__dict__["prefix_keyword"] = False  # (a cached property)
     slow = PatternDetector(slow_rules)
     rng = random.Random(9)
-    pieces = [" ", "\n", "=", '"', ".", "_", "-", "\\n", "x", "a1", "\u2192", "é", "\u0130", "\u212a", "\u017f"]
+    pieces = [
+        " ",
+        "\n",
+        "=",
+        '"',
+        ".",
+        "_",
+        "-",
+        "\\n",
+        "x",
+        "a1",
+        "\u2192",
+        "é",
+        "\u0130",
+        "\u212a",
+        "\u017f",
+    ]
     for r in rules:
         pieces += [r.keywords[0], r.keywords[0].upper(), r.keywords[0][:-1]]
         pieces += [expand(e, rng) for e in r.examples] + list(r.negatives)
@@ -258,7 +501,29 @@ def _secrets_text(rng: random.Random, pieces: list[str]) -> str:
             piece = rng.choice(pieces)
             out.append(piece.upper() if rng.random() < 0.3 else piece)
         elif r < 0.7:
-            out.append(rng.choice((" ", "\n", "=", ":", '"', "'", "]", "\\", "@", "/", ".", "-", "_", "\u017f", "\u212a", "é", "0")))
+            out.append(
+                rng.choice(
+                    (
+                        " ",
+                        "\n",
+                        "=",
+                        ":",
+                        '"',
+                        "'",
+                        "]",
+                        "\\",
+                        "@",
+                        "/",
+                        ".",
+                        "-",
+                        "_",
+                        "\u017f",
+                        "\u212a",
+                        "é",
+                        "0",
+                    )
+                )
+            )
         else:
             out.append("".join(rng.choice("abcAKIghp_x019-") for _ in range(rng.randint(1, 50))))
     return "".join(out)
@@ -272,15 +537,29 @@ def test_detect_secrets_triggers_equal_the_literal_tests():
 
     ds = DetectSecrets()
     literals = sorted({lit for gate in ds._gates if gate for lit in gate[0]} | set(_KEYWORD_LITERALS))
-    pieces = [*literals, *(lit[: len(lit) // 2] for lit in literals), "://u:p@h", "AKC" + "a1" * 5, "AC" + "b2" * 16, ".a1b2c3." + "d4" * 14]
+    pieces = [
+        *literals,
+        *(lit[: len(lit) // 2] for lit in literals),
+        "://u:p@h",
+        "AKC" + "a1" * 5,
+        "AC" + "b2" * 16,
+        ".a1b2c3." + "d4" * 14,
+    ]
     rng = random.Random(5)
     opened = set()
     for _ in range(4000):
         text = _secrets_text(rng, pieces)
         fold = folded(text)
-        expected = {i for i, gate in enumerate(ds._gates)
-                    if gate is None or any(folded(lit) in fold for lit in gate[0])
-                    or gate[1] is not None and gate[1].search(text) or gate[2] is not None and gate[2].search(fold)}
+        expected = {
+            i
+            for i, gate in enumerate(ds._gates)
+            if gate is None
+            or any(folded(lit) in fold for lit in gate[0])
+            or gate[1] is not None
+            and gate[1].search(text)
+            or gate[2] is not None
+            and gate[2].search(fold)
+        }
         hit, present = ds._triggered(text, fold)
         assert hit == expected, text
         assert present == tuple(lit for lit in _KEYWORD_LITERALS if lit in fold), text
@@ -300,7 +579,7 @@ def test_ibm_value_gate_finds_a_run_of_44_where_the_plain_search_does():
     gate = gates[0]
     plain = re.compile(_IBM_VALUE, gate.flags)
     rng = random.Random(6)
-    chars = "aZ09_-" + " .:/\"\n" + "\u017f\u212a\u0130\u0131é"
+    chars = "aZ09_-" + ' .:/"\n' + "\u017f\u212a\u0130\u0131é"
     found = 0
     for _ in range(20_000):
         text = "".join(rng.choice(chars[:6] * 40 + chars[6:]) for _ in range(rng.randint(0, 120)))
@@ -313,10 +592,53 @@ def test_ibm_value_gate_finds_a_run_of_44_where_the_plain_search_does():
     assert 1000 < found < 19_000
 
 
-_EMAIL_PIECES = ("Jane", "Doe", "Li", "Wei", "O'Neil", "Ana-Maria", "é", "Ünal", "x", "jane", "j.doe", "a+b", "1", "_",
-                 " ", " ", "\t", "\n", ",", ";", "|", "(", ")", '"', "'", "<", ">", "@", "@", "x.com", "github.com",
-                 "git@github.com:", "ex-ample.org", ".", "-", ":", "/", "  ", "日本",
-                 " <j.doe@x.com>", "<a@b>", ", jane@x.com", "| a+b@ex-ample.org |", "\tli@x.com", " (wei@x.org)")
+_EMAIL_PIECES = (
+    "Jane",
+    "Doe",
+    "Li",
+    "Wei",
+    "O'Neil",
+    "Ana-Maria",
+    "é",
+    "Ünal",
+    "x",
+    "jane",
+    "j.doe",
+    "a+b",
+    "1",
+    "_",
+    " ",
+    " ",
+    "\t",
+    "\n",
+    ",",
+    ";",
+    "|",
+    "(",
+    ")",
+    '"',
+    "'",
+    "<",
+    ">",
+    "@",
+    "@",
+    "x.com",
+    "github.com",
+    "git@github.com:",
+    "ex-ample.org",
+    ".",
+    "-",
+    ":",
+    "/",
+    "  ",
+    "日本",
+    " <j.doe@x.com>",
+    "<a@b>",
+    ", jane@x.com",
+    "| a+b@ex-ample.org |",
+    "\tli@x.com",
+    " (wei@x.org)",
+)
 
 
 def test_email_name_gates_keep_every_match():
@@ -329,9 +651,13 @@ def test_email_name_gates_keep_every_match():
         for rx, side, how in ((names._NAME_EMAIL, 1, "name-email"), (names._NEAR_EMAIL, 2, "near-email")):
             for m in rx.finditer(text):
                 cut = names._trim(m.group(1), m.start(1))
-                if names.placeholder_email_in(m.group()[len(m.group(1)):]):
+                if names.placeholder_email_in(m.group()[len(m.group(1)) :]):
                     continue  # a placeholder's name ("John Smith <john@example.com>")
-                if cut and names.looks_like_name(text[cut[0]:cut[1]], side) and not names.on_copyright_line(text, cut[0]):
+                if (
+                    cut
+                    and names.looks_like_name(text[cut[0] : cut[1]], side)
+                    and not names.on_copyright_line(text, cut[0])
+                ):
                     spans.append((cut, how))
         return spans
 
@@ -358,10 +684,63 @@ def test_email_finditer_equals_presidio_pattern_finditer():
     rec = EmailRecognizer()
     assert [p.regex for p in rec.patterns] == [presidio_fast.EMAIL_PATTERN]  # else the fast path is off
     rx = presidio_fast._compiled(presidio_fast.EMAIL_PATTERN, rec.global_regex_flags)
-    pieces = ("a", "Jo", "x1", "_", "é", "ß", "\u212a", "\u0301", "日", ".", "..", "-", "--", "+", "'", "{", "|", "/",
-              "=", "?", "`", "~", "!", "#", "$", "%", "&", "*", "^", "@", "@", "@", "@@", " ", "\t", "\n", ",",
-              ":", "<", ">", "(", ")", '"', "\\", "[", "]", "com", "example.org", "mail-er", "\u00a0", "٣",
-              "jo@example.org", "a.b@mail-er.com", "@x.y", "x@")
+    pieces = (
+        "a",
+        "Jo",
+        "x1",
+        "_",
+        "é",
+        "ß",
+        "\u212a",
+        "\u0301",
+        "日",
+        ".",
+        "..",
+        "-",
+        "--",
+        "+",
+        "'",
+        "{",
+        "|",
+        "/",
+        "=",
+        "?",
+        "`",
+        "~",
+        "!",
+        "#",
+        "$",
+        "%",
+        "&",
+        "*",
+        "^",
+        "@",
+        "@",
+        "@",
+        "@@",
+        " ",
+        "\t",
+        "\n",
+        ",",
+        ":",
+        "<",
+        ">",
+        "(",
+        ")",
+        '"',
+        "\\",
+        "[",
+        "]",
+        "com",
+        "example.org",
+        "mail-er",
+        "\u00a0",
+        "٣",
+        "jo@example.org",
+        "a.b@mail-er.com",
+        "@x.y",
+        "x@",
+    )
     rng = random.Random(8)
     found = [0, 0]
     for _ in range(30_000):
@@ -408,9 +787,42 @@ def test_home_paths_equal_finditer_with_the_name_rules():
         return out
 
     rng = random.Random(12)
-    parts = ["/home/", "/Users/", "C:\\Users\\", "c:\\\\Users\\\\", "x:\\\\\\Users", "-home-", "-Users-", "--home-",
-             "home", "Users", "users", "jdoe", "JDoe.", "root", "Root", ".cache", "123", "a.b", "/", "-", ".", "\\n",
-             "\\", "\\\\n", '\\"', " ", "é", "_", "0", "-home-home-", "/home/home/", "\n", "Users\\", ":"]
+    parts = [
+        "/home/",
+        "/Users/",
+        "C:\\Users\\",
+        "c:\\\\Users\\\\",
+        "x:\\\\\\Users",
+        "-home-",
+        "-Users-",
+        "--home-",
+        "home",
+        "Users",
+        "users",
+        "jdoe",
+        "JDoe.",
+        "root",
+        "Root",
+        ".cache",
+        "123",
+        "a.b",
+        "/",
+        "-",
+        ".",
+        "\\n",
+        "\\",
+        "\\\\n",
+        '\\"',
+        " ",
+        "é",
+        "_",
+        "0",
+        "-home-home-",
+        "/home/home/",
+        "\n",
+        "Users\\",
+        ":",
+    ]
     kept = 0
     for _ in range(20_000):
         text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 14)))
@@ -430,7 +842,16 @@ def test_ipv4_on_windows_equals_ipv4_on_their_address_lines():
     assert fast._ipv4_fast
     slow._ipv4_fast = False
     rng = random.Random(9)
-    pieces = (*_IP_PIECES, "\n", "\n", "81.2.69.160", "172.16.4.1", "ip=10.1.2.3 ", "1.2.3.4/16", "2001:db8::1")
+    pieces = (
+        *_IP_PIECES,
+        "\n",
+        "\n",
+        "81.2.69.160",
+        "172.16.4.1",
+        "ip=10.1.2.3 ",
+        "1.2.3.4/16",
+        "2001:db8::1",
+    )
     found = 0
     for _ in range(4000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
@@ -460,10 +881,25 @@ def test_shadows_means_resolve_gives_the_same_without_the_span():
         spans = []
         for _ in range(rng.randint(0, 5)):
             a = rng.randint(0, 12)
-            spans.append(Span(a, a + rng.randint(0, 6), rng.choice(types), rng.choice("ab"), rng.choice(confs),
-                              rng.choice((REDACTED, REVIEW))))
+            spans.append(
+                Span(
+                    a,
+                    a + rng.randint(0, 6),
+                    rng.choice(types),
+                    rng.choice("ab"),
+                    rng.choice(confs),
+                    rng.choice((REDACTED, REVIEW)),
+                )
+            )
         a = rng.randint(0, 12)
-        s = Span(a, a + rng.randint(0, 4), rng.choice(types), "exact", rng.choice(confs), rng.choice((REDACTED, REVIEW)))
+        s = Span(
+            a,
+            a + rng.randint(0, 4),
+            rng.choice(types),
+            "exact",
+            rng.choice(confs),
+            rng.choice((REDACTED, REVIEW)),
+        )
         h = Span(s.start, s.end, rng.choice(types), "home", rng.choice(confs), rng.choice((REDACTED, REVIEW)))
         spans.insert(rng.randint(0, len(spans)), s)
         spans.insert(rng.randint(0, len(spans)), h)  # before or after s, among the others
@@ -487,16 +923,48 @@ def test_engine_skipping_shadowed_home_paths_finds_the_same():
     from tracepub.model import Leaf
 
     token = expand("ghp_{{alnum:36}}")
-    cfg = DetectConfig(identity={"jdoe": "identity.username", "mary": "pii.username", "kim": "other.thing",
-                                 "box7": "identity.hostname", "Jane Doe": "identity.name", token: "secret.token"},
-                       ner=False, detect_secrets=False)
+    cfg = DetectConfig(
+        identity={
+            "jdoe": "identity.username",
+            "mary": "pii.username",
+            "kim": "other.thing",
+            "box7": "identity.hostname",
+            "Jane Doe": "identity.name",
+            token: "secret.token",
+        },
+        ner=False,
+        detect_secrets=False,
+    )
     fast = Engine(cfg)
     slow = Engine(cfg)
     assert fast._home_i > fast._exact_i >= 0
     slow._home_i = -1  # makes every home-path span
     rng = random.Random(14)
-    parts = ["/home/", "/Users/", "C:\\Users\\", "-home-", "-Users-", "jdoe", "JDoe", "mary", "kim", "box7", "bob",
-             "Jane Doe", token, "jdoe@box7.example.org", "/", "-", ".", " ", "\n", "\\n", "src", "password=", "é"]
+    parts = [
+        "/home/",
+        "/Users/",
+        "C:\\Users\\",
+        "-home-",
+        "-Users-",
+        "jdoe",
+        "JDoe",
+        "mary",
+        "kim",
+        "box7",
+        "bob",
+        "Jane Doe",
+        token,
+        "jdoe@box7.example.org",
+        "/",
+        "-",
+        ".",
+        " ",
+        "\n",
+        "\\n",
+        "src",
+        "password=",
+        "é",
+    ]
     differ = 0
     for _ in range(6000):
         text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 16)))

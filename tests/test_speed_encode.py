@@ -30,6 +30,9 @@ def test_one_line_style_equals_searching_for_line_breaks():
         assert "\n" not in text
         assert _style(text, one_line=True) == _style(text), text
         new = _value(rng)
-        assert dumps_like_bytes(text, new, one_line=True) == dumps_like_bytes(text, new) \
-            == dumps_like(text, new).encode("utf-8", "backslashreplace"), text
+        assert (
+            dumps_like_bytes(text, new, one_line=True)
+            == dumps_like_bytes(text, new)
+            == dumps_like(text, new).encode("utf-8", "backslashreplace")
+        ), text
         assert _encode(text, new, True) == _encode(text, new), text

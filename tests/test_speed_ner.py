@@ -12,11 +12,39 @@ def test_cued_fast_matches_cued():
 
     rng = random.Random(11)
     cues = sorted(names.CUES)
-    pieces = [*cues, *(c.upper() for c in cues), *(c.title() for c in cues), "Jane", "Doe", "O'Brien", "éva", "Ünal",
-              "x", "_", "1", " ", "\t", "\n", ",", ":", "-", ".", "'", "\u0130nvite", "\u0131", "\u212a", "\u017f", "ñ",
-              "athanks", "Thanks\u00a0Priya", "  "]
+    pieces = [
+        *cues,
+        *(c.upper() for c in cues),
+        *(c.title() for c in cues),
+        "Jane",
+        "Doe",
+        "O'Brien",
+        "éva",
+        "Ünal",
+        "x",
+        "_",
+        "1",
+        " ",
+        "\t",
+        "\n",
+        ",",
+        ":",
+        "-",
+        ".",
+        "'",
+        "\u0130nvite",
+        "\u0131",
+        "\u212a",
+        "\u017f",
+        "ñ",
+        "athanks",
+        "Thanks\u00a0Priya",
+        "  ",
+    ]
     for _ in range(4000):
-        text = "".join(rng.choice(pieces) + rng.choice(("", " ", "", ", ", "\t")) for _ in range(rng.randint(1, 12)))
+        text = "".join(
+            rng.choice(pieces) + rng.choice(("", " ", "", ", ", "\t")) for _ in range(rng.randint(1, 12))
+        )
         want = [(m.span(), m.span(1)) for m in pii._CUED.finditer(text)]
         assert [(m.span(), m.span(1)) for m in pii._CUED_FAST.finditer(text)] == want, text
 
@@ -34,7 +62,9 @@ def _in_text_reference(ce, text: str):
     for k, start, end in sorted(ce._index.find(low), key=lambda h: h[1]):
         if start <= done:
             continue
-        if k == pat and (end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()):
+        if k == pat and (
+            end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()
+        ):
             continue
         a, b = entropy._ident_bounds(text, start, end)
         done = b
@@ -53,19 +83,100 @@ def test_context_entropy_loop_matches_reference():
 
     ce = ContextEntropy()
     rng = random.Random(7)
-    names = ["token", "Token", "API_KEY", "KeyError", "PASSED", "password", "db.password", "auth", "PAT", "path",
-             "GITHUB_PAT", "--password", "-token", "max_tokens", "secret", "client_secret", "apiKey", "self._tokens.get",
-             "x" * 90 + "_token", "token_" + "y" * 90, "ñtoken", "\\nAPI_KEY", "\\ttoken", "pass", "pwd", "cred"]
-    ops = ["=", " = ", ": ", ":", "==", " is ", " was ", ", ", "=> ", ":= ", "\"", "'", "`", "]", "\\\"", "(", ".", " ",
-           "\t", "\n", "", "?", "+= ", "!= ", ": str = ", " %s", "; ", "   = ", " \t: ", "  is ", "\t was ",
-           " " * 9 + "= ", " " * 12 + ": ", " -> ", "  , ", " :: ", " ?= ", " !", " isn't "]
-    values = ["{{alnum:24}}", "{{hex:40}}", "{{hex:32}}", "hunter2!x", "changeme", "\"{{alnum:20}}\"", "'{{b64:32}}'",
-              "{{b64:48}}==", "abc", "${TOKEN}", "None", "{{alnum:8}}-{{alnum:8}}", "use it: {{alnum:20}}"]
+    names = [
+        "token",
+        "Token",
+        "API_KEY",
+        "KeyError",
+        "PASSED",
+        "password",
+        "db.password",
+        "auth",
+        "PAT",
+        "path",
+        "GITHUB_PAT",
+        "--password",
+        "-token",
+        "max_tokens",
+        "secret",
+        "client_secret",
+        "apiKey",
+        "self._tokens.get",
+        "x" * 90 + "_token",
+        "token_" + "y" * 90,
+        "ñtoken",
+        "\\nAPI_KEY",
+        "\\ttoken",
+        "pass",
+        "pwd",
+        "cred",
+    ]
+    ops = [
+        "=",
+        " = ",
+        ": ",
+        ":",
+        "==",
+        " is ",
+        " was ",
+        ", ",
+        "=> ",
+        ":= ",
+        '"',
+        "'",
+        "`",
+        "]",
+        '\\"',
+        "(",
+        ".",
+        " ",
+        "\t",
+        "\n",
+        "",
+        "?",
+        "+= ",
+        "!= ",
+        ": str = ",
+        " %s",
+        "; ",
+        "   = ",
+        " \t: ",
+        "  is ",
+        "\t was ",
+        " " * 9 + "= ",
+        " " * 12 + ": ",
+        " -> ",
+        "  , ",
+        " :: ",
+        " ?= ",
+        " !",
+        " isn't ",
+    ]
+    values = [
+        "{{alnum:24}}",
+        "{{hex:40}}",
+        "{{hex:32}}",
+        "hunter2!x",
+        "changeme",
+        '"{{alnum:20}}"',
+        "'{{b64:32}}'",
+        "{{b64:48}}==",
+        "abc",
+        "${TOKEN}",
+        "None",
+        "{{alnum:8}}-{{alnum:8}}",
+        "use it: {{alnum:20}}",
+    ]
     fillers = [" ", "\n", ". ", "the key is here ", "x", "é", "İ", "→", "?", "&", "&api_key="]
     for _ in range(3000):
         parts = []
         for _ in range(rng.randint(1, 6)):
-            parts += [rng.choice(fillers), rng.choice(names), rng.choice(ops), expand(rng.choice(values)),
-                      rng.choice(fillers)]
+            parts += [
+                rng.choice(fillers),
+                rng.choice(names),
+                rng.choice(ops),
+                expand(rng.choice(values)),
+                rng.choice(fillers),
+            ]
         text = "".join(parts)
         assert ce._in_text(text) == _in_text_reference(ce, text), text

@@ -29,33 +29,107 @@ from tracepub.model import Leaf
 from tracepub.walk import blobs
 from tracepub.walk.walker import Walker
 
-IDENTITY = {"jdoe": "identity.username", "Jane Doe": "identity.name", "jane.doe@acme-corp.dev": "identity.email",
-            "devbox-07": "identity.hostname", "José Müller": "identity.name", "s3cr3t-Örg-token-99": "secret.user_supplied"}
+IDENTITY = {
+    "jdoe": "identity.username",
+    "Jane Doe": "identity.name",
+    "jane.doe@acme-corp.dev": "identity.email",
+    "devbox-07": "identity.hostname",
+    "José Müller": "identity.name",
+    "s3cr3t-Örg-token-99": "secret.user_supplied",
+}
 
 # One template per kind of value the detectors look for.
 PLANTS = [
     *(ex for r in load_rules() for ex in r.examples),
-    "contact jane.doe@acme-corp.dev now", "JANE DOE wrote it", "ssh jdoe@devbox-07", "JOSÉ MÜLLER", "josé müller",
-    "token s3cr3t-Örg-token-99", "mail bob.martinez@kestrel.dev", "/home/mkowalski/notes.md",
-    "C:\\Users\\priya\\Desktop", "/Users/sarah_k/src", "-home-tbrown-src-app",
-    "+1 (415) 867-2671", "call 415-867-2671", "415.867.2671", "06.12.34.56.78", "020 7946 0018", "+44 20 7946 0958", "030 12345678", "06 12 34 56 78",
-    "tel: 4158672671", "card {{luhn:4}}", "ssn 536-22-8726", "iban DE89370400440532013000",
-    "GB82 WEST 1234 5698 7654 32", "ip 81.2.69.160", "host 81.2.69.161:8080", "addr 2a00:1450:4001:80b::200e", "password = \"{{alnum:14}}\"", 'api_key: "{{alnum:32}}"',
-    "DATABASE_URL=postgres://app:{{alnum:16}}@db.example.com:5432/app", "-----BEGIN RSA PRIVATE KEY-----\n{{b64:64}}",
-    "eyJ{{b64url:20}}.eyJ{{b64url:30}}.{{b64url:43}}", "xoxb-{{digits:11}}-{{digits:11}}-{{alnum:24}}",
-    "sk_live_{{alnum:24}}", "AKIA{{b32:16}}", "{{github:ghp}}", "SG.{{b64url:22}}.{{b64url:43}}",
-    "Alice Johnson asked about this", "Thanks, Grace!",
+    "contact jane.doe@acme-corp.dev now",
+    "JANE DOE wrote it",
+    "ssh jdoe@devbox-07",
+    "JOSÉ MÜLLER",
+    "josé müller",
+    "token s3cr3t-Örg-token-99",
+    "mail bob.martinez@kestrel.dev",
+    "/home/mkowalski/notes.md",
+    "C:\\Users\\priya\\Desktop",
+    "/Users/sarah_k/src",
+    "-home-tbrown-src-app",
+    "+1 (415) 867-2671",
+    "call 415-867-2671",
+    "415.867.2671",
+    "06.12.34.56.78",
+    "020 7946 0018",
+    "+44 20 7946 0958",
+    "030 12345678",
+    "06 12 34 56 78",
+    "tel: 4158672671",
+    "card {{luhn:4}}",
+    "ssn 536-22-8726",
+    "iban DE89370400440532013000",
+    "GB82 WEST 1234 5698 7654 32",
+    "ip 81.2.69.160",
+    "host 81.2.69.161:8080",
+    "addr 2a00:1450:4001:80b::200e",
+    'password = "{{alnum:14}}"',
+    'api_key: "{{alnum:32}}"',
+    "DATABASE_URL=postgres://app:{{alnum:16}}@db.example.com:5432/app",
+    "-----BEGIN RSA PRIVATE KEY-----\n{{b64:64}}",
+    "eyJ{{b64url:20}}.eyJ{{b64url:30}}.{{b64url:43}}",
+    "xoxb-{{digits:11}}-{{digits:11}}-{{alnum:24}}",
+    "sk_live_{{alnum:24}}",
+    "AKIA{{b32:16}}",
+    "{{github:ghp}}",
+    "SG.{{b64url:22}}.{{b64url:43}}",
+    "Alice Johnson asked about this",
+    "Thanks, Grace!",
     # structured names, handles, addresses, numbers (the PII parts' triggers)
-    "Author: Priya Raman <priya@kestrel.dev>", "Co-authored-by: Lukas Becker <lb@proton.me>", "Cc: Amara Okafor",
-    "Reviewed-on-behalf-of: Tariq Krause", "Signed-off-by: Ingrid Lindqvist <il@kestrel.dev>",
-    "Mateo Alvarez <mateo@hey.com>", "| Sofia Castellano | sofia.c@outlook.com |", 'author = "Chiara Romano"',
-    "name: Emeka Zhang\n  slack: ez", '"maintainers": ["Oliver Whitfield"]', "   42\tHannah Brennan",
-    "b66ad6f0 (Tariq Krause 2025-11-12 10:37:00 +0100 40) x", "thanks Maria Lopez for it", "ask Li Wei to check",
-    "telegram @ez_handle", "tg: @someone_else", "discord alice#1234", "IRC: @nick_name", "1234 Maple Avenue",
-    "Kaiserring 12", "12 rue de la Paix", "NINO AB 12 34 56 C", "NIF 12345678Z", "aadhaar 2345:6789:0124",
-    "ssn 536 22 8726", "+49 1512 3456789", "(415) 867-2671", "card 4111 1111 1111 1111",
+    "Author: Priya Raman <priya@kestrel.dev>",
+    "Co-authored-by: Lukas Becker <lb@proton.me>",
+    "Cc: Amara Okafor",
+    "Reviewed-on-behalf-of: Tariq Krause",
+    "Signed-off-by: Ingrid Lindqvist <il@kestrel.dev>",
+    "Mateo Alvarez <mateo@hey.com>",
+    "| Sofia Castellano | sofia.c@outlook.com |",
+    'author = "Chiara Romano"',
+    "name: Emeka Zhang\n  slack: ez",
+    '"maintainers": ["Oliver Whitfield"]',
+    "   42\tHannah Brennan",
+    "b66ad6f0 (Tariq Krause 2025-11-12 10:37:00 +0100 40) x",
+    "thanks Maria Lopez for it",
+    "ask Li Wei to check",
+    "telegram @ez_handle",
+    "tg: @someone_else",
+    "discord alice#1234",
+    "IRC: @nick_name",
+    "1234 Maple Avenue",
+    "Kaiserring 12",
+    "12 rue de la Paix",
+    "NINO AB 12 34 56 C",
+    "NIF 12345678Z",
+    "aadhaar 2345:6789:0124",
+    "ssn 536 22 8726",
+    "+49 1512 3456789",
+    "(415) 867-2671",
+    "card 4111 1111 1111 1111",
 ]
-FILLER = ["", "ok ", "see: ", "x=", "(", "\n", "\t", "é ", "→ ", "\u2028", "\"", "\\", "'", "`", "<", "/", "a", "0"]
+FILLER = [
+    "",
+    "ok ",
+    "see: ",
+    "x=",
+    "(",
+    "\n",
+    "\t",
+    "é ",
+    "→ ",
+    "\u2028",
+    '"',
+    "\\",
+    "'",
+    "`",
+    "<",
+    "/",
+    "a",
+    "0",
+]
 
 
 def _text(rng: random.Random) -> str:
@@ -65,9 +139,26 @@ def _text(rng: random.Random) -> str:
         if rng.random() < 0.6:
             parts.append(expand(rng.choice(PLANTS), rng))
         else:
-            parts.append(rng.choice(["plain text", "build passed", "12 files changed", "v1.2.3", "2026-03-12T13:17:35Z",
-                                     "3f2a9c1e-8b7d-4c3e-9a1f-2d5e7b9c0a11", "ghp_short", "the data", "Jane Doe",
-                                     "tg:123456789", "@pytest.fixture", "std::vector", "name", "Now I see"]))
+            parts.append(
+                rng.choice(
+                    [
+                        "plain text",
+                        "build passed",
+                        "12 files changed",
+                        "v1.2.3",
+                        "2026-03-12T13:17:35Z",
+                        "3f2a9c1e-8b7d-4c3e-9a1f-2d5e7b9c0a11",
+                        "ghp_short",
+                        "the data",
+                        "Jane Doe",
+                        "tg:123456789",
+                        "@pytest.fixture",
+                        "std::vector",
+                        "name",
+                        "Now I see",
+                    ]
+                )
+            )
         parts.append(rng.choice(FILLER))
     return "".join(parts)
 
@@ -81,8 +172,20 @@ def _record(rng: random.Random, depth: int = 0):
         return text
     if kind < 0.7:
         return [_record(rng, depth + 1) for _ in range(rng.randint(1, 3))]
-    keys = ["text", "content", "stdout", "password", "data", "signature", "input", "author", "Real_Name", "user_id",
-            "handle", _text(rng)[:12] or "k"]
+    keys = [
+        "text",
+        "content",
+        "stdout",
+        "password",
+        "data",
+        "signature",
+        "input",
+        "author",
+        "Real_Name",
+        "user_id",
+        "handle",
+        _text(rng)[:12] or "k",
+    ]
     return {rng.choice(keys): _record(rng, depth + 1) for _ in range(rng.randint(1, 4))}
 
 
@@ -143,8 +246,11 @@ def test_people_found_earlier_in_the_file_keep_their_lines():
     (``Engine.start_unit``): a later line that names them holds a finding, so it is not skipped."""
     engine = Engine(DetectConfig(ner=False), line_literals=blobs.LINE_LITERALS)
     engine.start_unit()
-    later = [json.dumps({"a": "see Priya Raman today"}), json.dumps({"a": "Zoë Ågren ok"}, ensure_ascii=True),
-             json.dumps({"a": json.dumps({"b": "Priya Raman"})})]
+    later = [
+        json.dumps({"a": "see Priya Raman today"}),
+        json.dumps({"a": "Zoë Ågren ok"}, ensure_ascii=True),
+        json.dumps({"a": json.dumps({"b": "Priya Raman"})}),
+    ]
     assert all(engine.line_hits(raw) == Prefilter.NONE for raw in later)
     for text in ("Author: Priya Raman <priya@kestrel.dev>", "Co-authored-by: Zoë Ågren <z@kestrel.dev>"):
         assert engine.scan(text, Leaf("test", (), None, False))
@@ -165,20 +271,30 @@ def test_every_plant_is_found_and_its_line_kept(engine):
         engine.start_unit()
         assert engine.scan(text, Leaf("test", (), None, prose)), f"not found: {text!r}"
         engine.start_unit()
-        for raw in (json.dumps({"a": text}), json.dumps({"a": text}, ensure_ascii=False),
-                    json.dumps({"a": json.dumps({"b": "\n" + text + "\n"})}), json.dumps({"a": text}).replace("/", "\\/")):
-            assert engine.line_hits(raw) in ((Prefilter.PROSE, Prefilter.ANY) if prose else (Prefilter.ANY,)), \
-                f"line skipped: {raw!r}"
+        for raw in (
+            json.dumps({"a": text}),
+            json.dumps({"a": text}, ensure_ascii=False),
+            json.dumps({"a": json.dumps({"b": "\n" + text + "\n"})}),
+            json.dumps({"a": text}).replace("/", "\\/"),
+        ):
+            assert engine.line_hits(raw) in (
+                (Prefilter.PROSE, Prefilter.ANY) if prose else (Prefilter.ANY,)
+            ), f"line skipped: {raw!r}"
 
 
 def test_name_keys_count_on_raw_lines_only_before_a_name():
     """``_KeyNames`` reads any string under a name key, but finds only two words or more: on a raw
     line the key counts before a string with whitespace, a list or an object (``keys_spaced``)."""
     engine = Engine(DetectConfig(ner=False))
-    for raw, kept in (('{"name":"Bash","input":{"command":"ls"}}', False), ('{"name":"Tove Berglund"}', True),
-                      ('{"author": "Jane\\tDoe"}', True), ('{"authors":["Jane Doe"]}', True),
-                      ('{"owner":{"x":1}}', True), ('{"name":1}', False),
-                      ('{"a":"{\\"name\\": \\"<\\\\\\"a\\\\\\"> Jane Doe\\"}"}', True)):
+    for raw, kept in (
+        ('{"name":"Bash","input":{"command":"ls"}}', False),
+        ('{"name":"Tove Berglund"}', True),
+        ('{"author": "Jane\\tDoe"}', True),
+        ('{"authors":["Jane Doe"]}', True),
+        ('{"owner":{"x":1}}', True),
+        ('{"name":1}', False),
+        ('{"a":"{\\"name\\": \\"<\\\\\\"a\\\\\\"> Jane Doe\\"}"}', True),
+    ):
         assert orjson.loads(raw) is not None
         assert (engine.line_hits(raw) != Prefilter.NONE) is kept, raw
         if not kept:
@@ -187,8 +303,12 @@ def test_name_keys_count_on_raw_lines_only_before_a_name():
 
 def test_blob_keys_keep_the_line():
     engine = Engine(DetectConfig(ner=False), line_literals=blobs.LINE_LITERALS)
-    for raw in ('{"type":"thinking","signature":"EqQBCkYIBxgCKkB"}', '{"encrypted_content":"gAAAA"}',
-                '{"source":{"type":"base64","data":"iVBORw0KGgo"}}', '{"url":"data:image/png;base64,iVBO"}'):
+    for raw in (
+        '{"type":"thinking","signature":"EqQBCkYIBxgCKkB"}',
+        '{"encrypted_content":"gAAAA"}',
+        '{"source":{"type":"base64","data":"iVBORw0KGgo"}}',
+        '{"url":"data:image/png;base64,iVBO"}',
+    ):
         assert engine.line_hits(raw) == Prefilter.ANY
     assert engine.line_hits('{"type":"result","n":1}') == Prefilter.NONE
 
@@ -242,7 +362,10 @@ def test_prose_only_detectors_count_on_prose_lines_only():
     reader = ClaudeCode()
     assert engine.line_hits(summary) == Prefilter.PROSE  # only NER could fire: the reader decides
     # Prose without a capitalised word shaped like a name holds no one NER could find.
-    assert engine.line_hits('{"type":"summary","summary":"we should fix it now","leafUuid":"x"}') == Prefilter.NONE
+    assert (
+        engine.line_hits('{"type":"summary","summary":"we should fix it now","leafUuid":"x"}')
+        == Prefilter.NONE
+    )
     for raw, walked in ((prose, True), (tool, False), (summary, True)):
         assert reader.may_have_prose(json.loads(raw)) is walked
 
@@ -271,23 +394,74 @@ def test_ip_fast_path_matches_presidio():
 
     p = Presidio(ner=False)
     rng = random.Random(1)
-    pieces = ["13:17:35.480", "10.0.0.1/24", "1.2.3", "fe80::1", "2001:db8:0:0:8a2e:370:7334:1", "::ffff:10.1.2.3",
-              "a:b:c:d:e:f:1.2.3.4", "999.1.1.1", "x1.2.3.4", "12.34.56.78x", "std::vector", "Abc::", "\n",
-              "010.1.2.3", "81.2.69.160/08", "1.2.3.4.5", "172.16.0.1", "192.168.1.1/33", "é", "→", "\u0301", "²",
-              "tests/t.py::test_a", "x::1", "a::b", "(::1)", "1:2::3.4.5.6", "fe80::", "::", ":::"]
+    pieces = [
+        "13:17:35.480",
+        "10.0.0.1/24",
+        "1.2.3",
+        "fe80::1",
+        "2001:db8:0:0:8a2e:370:7334:1",
+        "::ffff:10.1.2.3",
+        "a:b:c:d:e:f:1.2.3.4",
+        "999.1.1.1",
+        "x1.2.3.4",
+        "12.34.56.78x",
+        "std::vector",
+        "Abc::",
+        "\n",
+        "010.1.2.3",
+        "81.2.69.160/08",
+        "1.2.3.4.5",
+        "172.16.0.1",
+        "192.168.1.1/33",
+        "é",
+        "→",
+        "\u0301",
+        "²",
+        "tests/t.py::test_a",
+        "x::1",
+        "a::b",
+        "(::1)",
+        "1:2::3.4.5.6",
+        "fe80::",
+        "::",
+        ":::",
+    ]
     for n in range(1500):
         quads = [".".join(str(rng.randint(0, 300)) for _ in range(4)) for _ in range(2)]
-        t = rng.choice([" ", "", "\n"]).join(rng.choice([*pieces, "ip=" + quads[0], quads[1]]) for _ in range(5))
+        t = rng.choice([" ", "", "\n"]).join(
+            rng.choice([*pieces, "ip=" + quads[0], quads[1]]) for _ in range(5)
+        )
         if n % 2:  # the IPv4-only path (ASCII, no IPv6 shape) half the time
             t = t.replace("::", "--").replace("é", "e")
         fast = sorted((r.start, r.end, r.score) for r in p._ips(t))
         slow = sorted((r.start, r.end, r.score) for r in p._ip.analyze(t, ["IP_ADDRESS"], None))
         assert fast == slow, t
-        public = {t[r.start:r.end] for r in p._ips(t, public_only=True) if is_public_ip(t[r.start:r.end])}
+        public = {t[r.start : r.end] for r in p._ips(t, public_only=True) if is_public_ip(t[r.start : r.end])}
         assert public == {t[a:b] for a, b, _ in slow if is_public_ip(t[a:b])}, t
     for _ in range(20_000):  # private blocks decided without parsing: the same answer
-        ip = ".".join(rng.choice(["0", "00", "010", "10", "100", "127", "169", "172", "192", "81", "254", "31", "16",
-                                  "64", "168", str(rng.randint(0, 300))]) for _ in range(4))
+        ip = ".".join(
+            rng.choice(
+                [
+                    "0",
+                    "00",
+                    "010",
+                    "10",
+                    "100",
+                    "127",
+                    "169",
+                    "172",
+                    "192",
+                    "81",
+                    "254",
+                    "31",
+                    "16",
+                    "64",
+                    "168",
+                    str(rng.randint(0, 300)),
+                ]
+            )
+            for _ in range(4)
+        )
         assert is_public_ip(ip) == _stdlib_public(ip), ip
 
 
@@ -300,9 +474,28 @@ def test_presidio_fast_path_matches_presidio():
     recs = [p._email, p._ip, p._ip4, p._nino, *p._digit_recognizers]
     assert all(presidio_fast.supports(r) for r in recs) and not presidio_fast.supports(p._iban)
     rng = random.Random(2)
-    pieces = ["a.b@example.com", "x@y", "jane.doe@acme-corp.dev", "user@localhost", "4111 1111 1111 1111",
-              "4111-1111-1111-1112", "536-22-8726", "536 22 8726", "536-22.8726", "123456789", "10.0.0.1",
-              "fe80::1", "::ffff:1.2.3.4", "999.1.2.3", "x@example.com.", "@", "\n", " ", "-", "."]
+    pieces = [
+        "a.b@example.com",
+        "x@y",
+        "jane.doe@acme-corp.dev",
+        "user@localhost",
+        "4111 1111 1111 1111",
+        "4111-1111-1111-1112",
+        "536-22-8726",
+        "536 22 8726",
+        "536-22.8726",
+        "123456789",
+        "10.0.0.1",
+        "fe80::1",
+        "::ffff:1.2.3.4",
+        "999.1.2.3",
+        "x@example.com.",
+        "@",
+        "\n",
+        " ",
+        "-",
+        ".",
+    ]
     for _ in range(800):
         t = "".join(rng.choice(pieces) + rng.choice(["", " ", ",", "x"]) for _ in range(6))
         for rec in recs:
@@ -321,7 +514,11 @@ def test_shared_keyword_hits_are_the_detectors_own(engine):
     assert len(indexes) == 2 and all(ix._shared is not None for ix in indexes)
     rng = random.Random(7)
     texts = [_text(rng) for _ in range(400)]
-    texts += ["A3T token KEY Pass 9b9d a5t-AKIA a3t x0b0d", "TOKEN=abc123 Secret_Key: x \u00e9 pat PAT", "ZA5T a4t"]
+    texts += [
+        "A3T token KEY Pass 9b9d a5t-AKIA a3t x0b0d",
+        "TOKEN=abc123 Secret_Key: x \u00e9 pat PAT",
+        "ZA5T a4t",
+    ]
     used = 0
     for text in texts:
         engine.prefilter.plan(text, False)
@@ -344,12 +541,35 @@ def test_home_paths_tried_at_candidates_match_finditer():
     from tracepub.detect import identity
 
     rng = random.Random(11)
-    parts = ["/home/", "/Users/", "C:\\Users\\", "c:\\\\Users\\\\", "-home-", "-Users-", "home", "Users", "jdoe",
-             "a.b", "/", "-", ".", "\\n", "\\", " ", "é", "_", "0", "-home-home-", "/home/home/", "\n"]
+    parts = [
+        "/home/",
+        "/Users/",
+        "C:\\Users\\",
+        "c:\\\\Users\\\\",
+        "-home-",
+        "-Users-",
+        "home",
+        "Users",
+        "jdoe",
+        "a.b",
+        "/",
+        "-",
+        ".",
+        "\\n",
+        "\\",
+        " ",
+        "é",
+        "_",
+        "0",
+        "-home-home-",
+        "/home/home/",
+        "\n",
+    ]
     for _ in range(3000):
         text = "".join(rng.choice(parts) for _ in range(rng.randint(1, 10)))
-        assert [m.span(1) for m in identity._home_matches(text)] == \
-            [m.span(1) for rx in (identity._HOME, identity._ENCODED_HOME) for m in rx.finditer(text)], text
+        assert [m.span(1) for m in identity._home_matches(text)] == [
+            m.span(1) for rx in (identity._HOME, identity._ENCODED_HOME) for m in rx.finditer(text)
+        ], text
 
 
 def test_exact_values_read_shared_hits_only_when_ascii():
@@ -361,12 +581,17 @@ def test_exact_values_read_shared_hits_only_when_ascii():
     shared = Engine(DetectConfig(identity=ascii_ids, ner=False))
     exact = next(d for d in shared.detectors if isinstance(d, ExactValues))
     assert exact._index is not None and exact._index._shared is not None
-    mixed = next(d for d in Engine(DetectConfig(identity=IDENTITY, ner=False)).detectors if isinstance(d, ExactValues))
+    mixed = next(
+        d for d in Engine(DetectConfig(identity=IDENTITY, ner=False)).detectors if isinstance(d, ExactValues)
+    )
     assert mixed._index is None or mixed._index._shared is None
     alone = ExactValues(ascii_ids)
     rng = random.Random(5)
     leaf = Leaf("test", (), None, False)
-    texts = [_text(rng) for _ in range(300)] + ["JDOE at DEVBOX-07 and devbox-17, Jane Doe; jdoe_x", "x\u0130 jdoe"]
+    texts = [_text(rng) for _ in range(300)] + [
+        "JDOE at DEVBOX-07 and devbox-17, Jane Doe; jdoe_x",
+        "x\u0130 jdoe",
+    ]
     for text in texts:
         shared.prefilter.plan(text, False)
         key = sorted((s.start, s.end, s.type) for s in exact.scan(text, leaf))
@@ -396,10 +621,16 @@ def test_context_rules_match_as_written():
 
     import tracepub.detect.secrets.rules as pm
 
-    texts = [expand(t) for t in (
-        "kubeadm join 10.0.0.1:6443 --token={{lowerdigits:6}}.{{lowerdigits:16}}", "TOKEN: {{lowerdigits:6}}.{{lowerdigits:16}}",
-        "to\u212aen = {{lowerdigits:6}}.{{lowerdigits:16}}", "\u017fentry_dsn: https://{{hex:32}}@o1.ingest.sentry.io/1",
-        "tokens: 12, token_count=3, Token => 'abcdef.yaml'")]
+    texts = [
+        expand(t)
+        for t in (
+            "kubeadm join 10.0.0.1:6443 --token={{lowerdigits:6}}.{{lowerdigits:16}}",
+            "TOKEN: {{lowerdigits:6}}.{{lowerdigits:16}}",
+            "to\u212aen = {{lowerdigits:6}}.{{lowerdigits:16}}",
+            "\u017fentry_dsn: https://{{hex:32}}@o1.ingest.sentry.io/1",
+            "tokens: 12, token_count=3, Token => 'abcdef.yaml'",
+        )
+    ]
     by_id = {r.id: r.regex for r in load_rules()}
     changed = 0
     for path in sorted(Path(str(resources.files("tracepub.patterns"))).glob("*.toml")):
@@ -411,7 +642,9 @@ def test_context_rules_match_as_written():
             new = by_id[raw["id"]]
             changed += old.pattern != new.pattern
             for text in texts + [expand(e) for e in raw.get("examples", [])] + list(raw.get("negatives", [])):
-                assert [m.span() for m in old.finditer(text)] == [m.span() for m in new.finditer(text)], raw["id"]
+                assert [m.span() for m in old.finditer(text)] == [m.span() for m in new.finditer(text)], raw[
+                    "id"
+                ]
     assert changed > 50
 
 
@@ -424,25 +657,66 @@ def test_cue_trigger_matches_as_written():
     plain, fast = re.compile(names._CUE_TRIGGER_PLAIN), re.compile(names._CUE_TRIGGER)
     rng = random.Random(5)
     cues = names._CUE_ALTS.replace("[ \\t]+", " ").split("|")
-    pieces = [*cues, *(c.upper() for c in cues), *(c.title() for c in cues), "Jane", "Doe", "éva", "Ünal", "x",
-              "_", "1", " ", "\t", "\n", ",", ":", "-", ".", "\u0130nvite", "\u0131nvited", "\u212a", "\u017f", "ñ",
-              "Thank\tYou", "thank  you"]
+    pieces = [
+        *cues,
+        *(c.upper() for c in cues),
+        *(c.title() for c in cues),
+        "Jane",
+        "Doe",
+        "éva",
+        "Ünal",
+        "x",
+        "_",
+        "1",
+        " ",
+        "\t",
+        "\n",
+        ",",
+        ":",
+        "-",
+        ".",
+        "\u0130nvite",
+        "\u0131nvited",
+        "\u212a",
+        "\u017f",
+        "ñ",
+        "Thank\tYou",
+        "thank  you",
+    ]
     for _ in range(3000):
-        text = "".join(rng.choice(pieces) + rng.choice(("", " ", "", ", ")) for _ in range(rng.randint(1, 12)))
+        text = "".join(
+            rng.choice(pieces) + rng.choice(("", " ", "", ", ")) for _ in range(rng.randint(1, 12))
+        )
         assert [m.span() for m in plain.finditer(text)] == [m.span() for m in fast.finditer(text)], text
 
 
 def test_iban_shape_counts_only_where_presidio_can_start_an_iban(engine):
-    """"ad00" is in every other hex digest: an IBAN shape hit counts only upper case and after no
+    """ "ad00" is in every other hex digest: an IBAN shape hit counts only upper case and after no
     capital or digit (Trigger.shape_check), exactly where Presidio's IBAN pattern can start."""
     from tracepub.detect.pii.presidio import Presidio, _Numbers
 
     p = Presidio(ner=False)
     num = next(i for i, d in enumerate(engine.detectors) if isinstance(d, _Numbers))
     rng = random.Random(5)
-    ibans = ["DE89370400440532013000", "GB82WEST12345698765432", "FR1420041010050500013M02606", "DE89 3704 0044 0532 0130 00"]
-    pieces = [*ibans, "sha 4b825dc6ad42cb6eb9a0", "de89370400440532013000", "xDE89370400440532013000", "é", "\n", " ", "(",
-              "0", "A", "→"]
+    ibans = [
+        "DE89370400440532013000",
+        "GB82WEST12345698765432",
+        "FR1420041010050500013M02606",
+        "DE89 3704 0044 0532 0130 00",
+    ]
+    pieces = [
+        *ibans,
+        "sha 4b825dc6ad42cb6eb9a0",
+        "de89370400440532013000",
+        "xDE89370400440532013000",
+        "é",
+        "\n",
+        " ",
+        "(",
+        "0",
+        "A",
+        "→",
+    ]
     for _ in range(400):
         t = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
         windows = dict(engine.prefilter.plan(t, False)).get(num, "not planned")
@@ -502,17 +776,30 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
         return "".join(rng.choice("0123456789") for _ in range(n))
 
     seps = ("", " ", "-", ".", ":")
-    shapes = (lambda: f"4{digits(3)} {digits(4)} {digits(4)} {digits(4)}", lambda: f"4{digits(15)}",
-              lambda: f"{digits(3)}-{digits(2)}-{digits(4)}", lambda: digits(9), lambda: f"{digits(5)}-{digits(4)}",
-              lambda: f"{digits(8)}Z", lambda: f"{digits(7)}-k", lambda: digits(12),
-              lambda: f"{digits(4)}{rng.choice(seps)}{digits(4)}{rng.choice(seps)}{digits(4)}",
-              lambda: f"{digits(8)}-{digits(4)}-4{digits(3)}-a{digits(3)}-{digits(12)}")
+    shapes = (
+        lambda: f"4{digits(3)} {digits(4)} {digits(4)} {digits(4)}",
+        lambda: f"4{digits(15)}",
+        lambda: f"{digits(3)}-{digits(2)}-{digits(4)}",
+        lambda: digits(9),
+        lambda: f"{digits(5)}-{digits(4)}",
+        lambda: f"{digits(8)}Z",
+        lambda: f"{digits(7)}-k",
+        lambda: digits(12),
+        lambda: f"{digits(4)}{rng.choice(seps)}{digits(4)}{rng.choice(seps)}{digits(4)}",
+        lambda: f"{digits(8)}-{digits(4)}-4{digits(3)}-a{digits(3)}-{digits(12)}",
+    )
     glue = ("", " ", "-", "x-", "_", "a", " -", "(", "\n", "é", "1", "card ", "ssn: ", "aadhaar ", "é-")
     checked = found = 0
     for _ in range(1500):
-        text = "".join(rng.choice(glue) + rng.choice(shapes)() + rng.choice(glue) for _ in range(rng.randint(1, 6)))
-        lines = [(a, a + len(line)) for a, line in zip(
-            [0, *(k + 1 for k, c in enumerate(text) if c == "\n")], text.split("\n"), strict=True)]
+        text = "".join(
+            rng.choice(glue) + rng.choice(shapes)() + rng.choice(glue) for _ in range(rng.randint(1, 6))
+        )
+        lines = [
+            (a, a + len(line))
+            for a, line in zip(
+                [0, *(k + 1 for k, c in enumerate(text) if c == "\n")], text.split("\n"), strict=True
+            )
+        ]
         for windows in (None, lines):
             fast = p.numbers(text, windows)
             with monkeypatch.context() as m:  # every recognizer on every window
@@ -524,7 +811,9 @@ def test_digit_shapes_keep_every_card_and_national_id_that_is_not_glued(monkeypa
         fj = folded(text) if text.isascii() else None
         if fj is not None:
             whole = [(0, len(text))]
-            assert pii_windows._shape_lines(fj, whole, [0]) == [pii_windows._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES]
+            assert pii_windows._shape_lines(fj, whole, [0]) == [
+                pii_windows._lines_with(fj, rx, whole, [0]) for rx in pii._DIGIT_SHAPES
+            ]
     assert found > checked // 15
 
 
@@ -541,8 +830,35 @@ def test_phone_trigger_holds_every_candidate_phones_reads(engine):
     trig = re.compile(pii._PHONE_TRIGGER)
     phones = next(i for i, d in enumerate(engine.detectors) if isinstance(d, pii._Phones))
     rng = random.Random(17)
-    pieces = ("10.0.0.1", "100.200.30.4", "8.8.8.8", "1.2.3", "555", "0123", "12", "7", "+", "+44 ", "(", ")", " ", " ",
-              ".", "-", "\t", "x", "ip=", "\n", "/", "_", "é", "call ", "tel: ", "…", "٣")
+    pieces = (
+        "10.0.0.1",
+        "100.200.30.4",
+        "8.8.8.8",
+        "1.2.3",
+        "555",
+        "0123",
+        "12",
+        "7",
+        "+",
+        "+44 ",
+        "(",
+        ")",
+        " ",
+        " ",
+        ".",
+        "-",
+        "\t",
+        "x",
+        "ip=",
+        "\n",
+        "/",
+        "_",
+        "é",
+        "call ",
+        "tel: ",
+        "…",
+        "٣",
+    )
     candidates = found = 0
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 24)))
@@ -601,8 +917,14 @@ def test_keyword_indexes_routed_in_one_pass_read_their_own_hits():
     assert len({id(ix._router) for ix in indexes}) == 1
     rng = random.Random(13)
     texts = [_text(rng) for _ in range(400)]
-    texts += ["A3T token KEY Pass 9b9d a5t-AKIA a3t x0b0d jdoe", "TOKEN=abc123 Secret_Key: x \u00e9 pat PAT JDOE",
-              "ZA5T a4t", "a3t jdoe", "a4t jdoe", "a3t jdoe"]
+    texts += [
+        "A3T token KEY Pass 9b9d a5t-AKIA a3t x0b0d jdoe",
+        "TOKEN=abc123 Secret_Key: x \u00e9 pat PAT JDOE",
+        "ZA5T a4t",
+        "a3t jdoe",
+        "a4t jdoe",
+        "a3t jdoe",
+    ]
     used = 0
     for text in texts:
         eng.prefilter.plan(text, False)

@@ -23,8 +23,12 @@ def test_leaf_init_is_the_dataclass_one():
 
     assert params(Leaf) == params(Leaf0)
     assert [f.name for f in dataclasses.fields(Leaf)] == [f.name for f in dataclasses.fields(Leaf0)]
-    for args, kw in ((("claude_code",), {}), (("codex", ("a", 0, "b"), "b", True), {}),
-                     (("pi",), {"key": "text", "prose": True}), (("x", ("k",)), {"prose": False})):
+    for args, kw in (
+        (("claude_code",), {}),
+        (("codex", ("a", 0, "b"), "b", True), {}),
+        (("pi",), {"key": "text", "prose": True}),
+        (("x", ("k",)), {"prose": False}),
+    ):
         s, s0 = Leaf(*args, **kw), Leaf0(*args, **kw)
         assert dataclasses.astuple(s) == dataclasses.astuple(s0)
         assert repr(s) == repr(s0).split("<locals>.")[-1].replace("Leaf0", "Leaf")
@@ -47,13 +51,48 @@ def test_blob_precheck_lets_through_every_blob():
     from tracepub.walk import blobs
 
     rnd = random.Random(5)
-    b64 = "".join(rnd.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(200))
-    texts = ["", "x", "data", "data:", "data:image/png;base64," + b64, "data:text/plain;base64," + b64,
-             " data:image/png;base64," + b64, b64, b64[:16], b64[:15], "hello world " * 10]
-    keys = [None, "", "text", "type", "image", "source", "content", "Data", "DATA", "data_", "signature_",
-            *blobs._OPAQUE_KEYS, "data", *(k.lower() for k in blobs._OPAQUE_KEYS)]
-    parents = [None, {}, {"type": "base64"}, {"type": "redacted_thinking"}, {"mimeType": "image/png"},
-               {"media_type": "application/pdf"}, {"mime_type": "text/plain"}, {"type": "image"}]
+    b64 = "".join(
+        rnd.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") for _ in range(200)
+    )
+    texts = [
+        "",
+        "x",
+        "data",
+        "data:",
+        "data:image/png;base64," + b64,
+        "data:text/plain;base64," + b64,
+        " data:image/png;base64," + b64,
+        b64,
+        b64[:16],
+        b64[:15],
+        "hello world " * 10,
+    ]
+    keys = [
+        None,
+        "",
+        "text",
+        "type",
+        "image",
+        "source",
+        "content",
+        "Data",
+        "DATA",
+        "data_",
+        "signature_",
+        *blobs._OPAQUE_KEYS,
+        "data",
+        *(k.lower() for k in blobs._OPAQUE_KEYS),
+    ]
+    parents = [
+        None,
+        {},
+        {"type": "base64"},
+        {"type": "redacted_thinking"},
+        {"mimeType": "image/png"},
+        {"media_type": "application/pdf"},
+        {"mime_type": "text/plain"},
+        {"type": "image"},
+    ]
     calls = 0
     for key in keys:
         for text in texts:
@@ -128,8 +167,13 @@ def test_engine_cached_final_spans_equal_a_fresh_scan():
         text, key = rng.choice(texts), rng.choice(["pin", "content", None])
         leaf = Leaf("h", ("a", key or "b"), key)
         got = shared.scan(text, leaf)
-        want = resolve([s for s in Words().scan(text, leaf) + UnderKey().scan(text, leaf)
-                        if text[s.start:s.end].lower() != "tok-a"])
+        want = resolve(
+            [
+                s
+                for s in Words().scan(text, leaf) + UnderKey().scan(text, leaf)
+                if text[s.start : s.end].lower() != "tok-a"
+            ]
+        )
         assert got == want == Engine(cfg, detectors=[Words(), UnderKey()]).scan(text, leaf), (text, key)
     assert shared.stats["text_hits"] > 500  # the cached path was taken
 
@@ -147,13 +191,34 @@ def test_people_looked_for_in_utf8_as_word_by_word():
     engine = Engine(DetectConfig(), detectors=[])
     first_names, last_names = ["Jane", "José", "Ängel", "李", "Zoë"], ["Doe", "Núñez", "Øster", "明", "Do"]
     for _ in range(300):
-        words = sorted({f"{rng.choice(first_names)} {rng.choice(last_names)}" for _ in range(rng.randint(3, 8))})
-        pieces = [*words, "Jane", "José", " ", "x", "é", "\n", "Doe", "-", "\ud800", "明明", "JoséNúñez", "\U0001f600"]
+        words = sorted(
+            {f"{rng.choice(first_names)} {rng.choice(last_names)}" for _ in range(rng.randint(3, 8))}
+        )
+        pieces = [
+            *words,
+            "Jane",
+            "José",
+            " ",
+            "x",
+            "é",
+            "\n",
+            "Doe",
+            "-",
+            "\ud800",
+            "明明",
+            "JoséNúñez",
+            "\U0001f600",
+        ]
         for _ in range(20):
             text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
             engine.seed_people(words)
             got = [(s.start, s.end) for s in engine._seen_people(text)]
             engine.start_unit()
-            want = {(i, i + len(w)) for w in words for i in _occurrences(text, w)
-                    if (i == 0 or not text[i - 1].isalnum()) and (i + len(w) == len(text) or not text[i + len(w)].isalnum())}
+            want = {
+                (i, i + len(w))
+                for w in words
+                for i in _occurrences(text, w)
+                if (i == 0 or not text[i - 1].isalnum())
+                and (i + len(w) == len(text) or not text[i + len(w)].isalnum())
+            }
             assert set(got) == want and len(got) == len(want), (words, text)

@@ -29,12 +29,22 @@ def test_compact_style_is_kept():
 
 def test_bytes_form_is_the_text_form_encoded():
     value = {"a": "<X> café ✓", "b": [1, 2.5, None, True], "c": {"d": "\u2028"}}
-    originals = ['{"a":"x","b":[1]}', '{"a": "x", "b": [1]}', '{\n  "a": "x"\n}', '{"a":"caf\\u00e9"}',
-                 '  {"a":"x"}\t', '\u00a0{"a":"x"}']
+    originals = [
+        '{"a":"x","b":[1]}',
+        '{"a": "x", "b": [1]}',
+        '{\n  "a": "x"\n}',
+        '{"a":"caf\\u00e9"}',
+        '  {"a":"x"}\t',
+        '\u00a0{"a":"x"}',
+    ]
     for original in originals:
         assert dumps_like_bytes(original, value) == dumps_like(original, value).encode("utf-8"), original
     big = {"n": 2**70}  # orjson refuses: the standard library writes it
-    assert dumps_like_bytes('{"n":1}', big) == dumps_like('{"n":1}', big).encode("utf-8") == b'{"n":1180591620717411303424}'
+    assert (
+        dumps_like_bytes('{"n":1}', big)
+        == dumps_like('{"n":1}', big).encode("utf-8")
+        == b'{"n":1180591620717411303424}'
+    )
 
 
 def test_keys_are_visited_and_paths_recorded():
@@ -53,7 +63,10 @@ def test_keys_are_visited_and_paths_recorded():
 
 def test_base64_image_removed_and_counted():
     blobs = []
-    doc = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo" * 10}}
+    doc = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo" * 10},
+    }
     out = Walker(lambda t, p, k: t, lambda kind, p, t: blobs.append(kind)).walk(doc)
     assert out["source"]["data"] == "<IMAGE_REMOVED>"
     assert blobs == ["image"]
@@ -87,12 +100,15 @@ def test_style_is_read_from_the_first_key_not_from_string_contents():
     original = '{"type":"tool_result","content":"{\\"a\\": 1, \\"b\\": 2}","n":[1,2]}'
     value = json.loads(original)
     value["content"] = '{"a": "<X>", "b": 2}'
-    assert dumps_like(original, value) == '{"type":"tool_result","content":"{\\"a\\": \\"<X>\\", \\"b\\": 2}","n":[1,2]}'
+    assert (
+        dumps_like(original, value)
+        == '{"type":"tool_result","content":"{\\"a\\": \\"<X>\\", \\"b\\": 2}","n":[1,2]}'
+    )
     assert dumps_like_bytes(original, value) == dumps_like(original, value).encode("utf-8")
     spaced = '{"a": "x, y", "b": "{\\"c\\":1}"}'  # Python's default style, a compact JSON inside
     assert dumps_like(spaced, json.loads(spaced)) == spaced
     assert dumps_like('[{"a": 1}, {"a": 2}]', [{"a": 1}, {"a": 2}]) == '[{"a": 1}, {"a": 2}]'
-    assert dumps_like('[1,2]', [1, 3]) == '[1,3]'
+    assert dumps_like("[1,2]", [1, 3]) == "[1,3]"
 
 
 def test_style_ensure_ascii_equals_substring_test():

@@ -50,9 +50,11 @@ def test_unicode_escape_inside_a_key(walker):
     or twice), in JSON cut short and in code."""
     key = "AKIA" + expand("{{upperdigits:16}}", RNG)
     escaped = "\\u0041" + key[1:]
-    for text in (f'{{"output": "export AWS_ACCESS_KEY_ID={escaped}\\nexport X=1", "trunc',
-                 f'{{"output": "AWS_ACCESS_KEY_ID=\\\\u0041{key[1:]}", "cut',
-                 f'const id = "{escaped}";'):
+    for text in (
+        f'{{"output": "export AWS_ACCESS_KEY_ID={escaped}\\nexport X=1", "trunc',
+        f'{{"output": "AWS_ACCESS_KEY_ID=\\\\u0041{key[1:]}", "cut',
+        f'const id = "{escaped}";',
+    ):
         out = redact(walker, text)
         assert key[4:] not in out and "<SECRET_" in out, (text, out)
 
@@ -72,7 +74,9 @@ def test_value_inside_escaped_quotes(walker):
     text = f'<tool_response>{{"content": "asana_TOKEN ?= \\"{value}\\""}}</tool_response>'
     out = redact(walker, text)
     assert value not in out
-    assert out.startswith('<tool_response>{"content": "asana_TOKEN ?= \\"<SECRET_') and out.endswith('\\""}</tool_response>')
+    assert out.startswith('<tool_response>{"content": "asana_TOKEN ?= \\"<SECRET_') and out.endswith(
+        '\\""}</tool_response>'
+    )
 
 
 def test_json_too_deep_to_parse(walker):
@@ -99,10 +103,12 @@ def test_decode_and_carry_back():
     text = 'k="\\u0041B\\/C" and \\/x \\ud83d\\ude00 end'
     decoded, starts = escapes.decode(text)
     assert decoded == 'k="AB/C" and /x \U0001f600 end'
-    assert escapes.carry_back(text, decoded, starts, decoded.replace("AB/C", "<SECRET_X_1a2b3c4d>")) == \
-        'k="<SECRET_X_1a2b3c4d>" and \\/x \\ud83d\\ude00 end'
+    assert (
+        escapes.carry_back(text, decoded, starts, decoded.replace("AB/C", "<SECRET_X_1a2b3c4d>"))
+        == 'k="<SECRET_X_1a2b3c4d>" and \\/x \\ud83d\\ude00 end'
+    )
     # " and " also occurs inside the secret: placed from both sides the pieces disagree -> decoded text
-    text2 = 'v=\\u0041 and B and c'
+    text2 = "v=\\u0041 and B and c"
     decoded2, starts2 = escapes.decode(text2)
     redacted2 = decoded2.replace("A and B", "<S>")
     assert escapes.carry_back(text2, decoded2, starts2, redacted2) == "v=<S> and c"
@@ -117,10 +123,21 @@ def test_truncated_output_end_to_end(tmp_path):
     aws = "\\u0041KIA" + expand("{{upperdigits:16}}", RNG)
     output = json.dumps({"items": [{"id": i, "note": "x" * 40} for i in range(30)]})[:-2]
     output += f', {{"env": "AWS_ACCESS_KEY_ID={aws}\\nGITHUB_TOKEN={gh}'  # cut here
-    rec = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/srv/app",
-           "sessionId": "8f2c1e4a-6b7d-4c3e-9a1f-2d5e7b9c0a12", "version": "2.1.74", "type": "user",
-           "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": output}]},
-           "uuid": "u1", "timestamp": "2026-03-12T13:17:35.480Z"}
+    rec = {
+        "parentUuid": None,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/srv/app",
+        "sessionId": "8f2c1e4a-6b7d-4c3e-9a1f-2d5e7b9c0a12",
+        "version": "2.1.74",
+        "type": "user",
+        "message": {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": output}],
+        },
+        "uuid": "u1",
+        "timestamp": "2026-03-12T13:17:35.480Z",
+    }
     src = tmp_path / "projects" / "-srv-app" / "8f2c1e4a-6b7d-4c3e-9a1f-2d5e7b9c0a12.jsonl"
     src.parent.mkdir(parents=True)
     src.write_text(json.dumps(rec) + "\n", encoding="utf-8")

@@ -61,37 +61,77 @@ def cli() -> None:
 def secret_options(f: F) -> F:
     """--secret / --secrets-file for commands that redact or re-scan again (review, publish):
     tracepub never stores these values, so a re-run must be given them again."""
-    f = click.option("--secrets-file", "secrets_files", multiple=True,
-                     type=click.Path(exists=True, dir_okay=False, path_type=Path),
-                     help="Values to redact, as given to redact (one per line; KEY=value lines give the value).")(f)
-    return click.option("--secret", "secrets", multiple=True,
-                        help="A value given to redact with --secret (never stored, so give it again).")(f)
+    f = click.option(
+        "--secrets-file",
+        "secrets_files",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        help="Values to redact, as given to redact (one per line; KEY=value lines give the value).",
+    )(f)
+    return click.option(
+        "--secret",
+        "secrets",
+        multiple=True,
+        help="A value given to redact with --secret (never stored, so give it again).",
+    )(f)
 
 
 def selection_options(f: F) -> F:
     """--project, --since, --until, --harness, --session, --exclude-session (redact and sessions)."""
     opts = [
-        click.option("--project", "projects", multiple=True, metavar="GLOB",
-                     help="Only sessions whose working folder matches (repeatable). A bare name matches the "
-                          "folder's last component; a path (~ allowed) matches that folder and its subfolders."),
-        click.option("--since", metavar="DATE", help="Only sessions that started on or after DATE "
-                     "(YYYY-MM-DD or YYYY-MM-DDTHH:MM, local time)."),
-        click.option("--until", metavar="DATE", help="Only sessions that ended on or before DATE (a date "
-                     "alone includes that whole day)."),
-        click.option("--harness", "harnesses", multiple=True, metavar="NAME",
-                     help="Only this harness, e.g. claude_code or codex (repeatable)."),
-        click.option("--session", "session_ids", multiple=True, metavar="ID",
-                     help="Only this session: full id or a unique prefix (repeatable)."),
-        click.option("--exclude-session", "exclude_ids", multiple=True, metavar="ID",
-                     help="Leave this session out: full id or a unique prefix (repeatable)."),
+        click.option(
+            "--project",
+            "projects",
+            multiple=True,
+            metavar="GLOB",
+            help="Only sessions whose working folder matches (repeatable). A bare name matches the "
+            "folder's last component; a path (~ allowed) matches that folder and its subfolders.",
+        ),
+        click.option(
+            "--since",
+            metavar="DATE",
+            help="Only sessions that started on or after DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM, local time).",
+        ),
+        click.option(
+            "--until",
+            metavar="DATE",
+            help="Only sessions that ended on or before DATE (a date alone includes that whole day).",
+        ),
+        click.option(
+            "--harness",
+            "harnesses",
+            multiple=True,
+            metavar="NAME",
+            help="Only this harness, e.g. claude_code or codex (repeatable).",
+        ),
+        click.option(
+            "--session",
+            "session_ids",
+            multiple=True,
+            metavar="ID",
+            help="Only this session: full id or a unique prefix (repeatable).",
+        ),
+        click.option(
+            "--exclude-session",
+            "exclude_ids",
+            multiple=True,
+            metavar="ID",
+            help="Leave this session out: full id or a unique prefix (repeatable).",
+        ),
     ]
     for o in reversed(opts):
         f = o(f)
     return f
 
 
-def make_selection(projects: tuple[str, ...], since: str | None, until: str | None, harnesses: tuple[str, ...],
-                   session_ids: tuple[str, ...], exclude_ids: tuple[str, ...]) -> Selection:
+def make_selection(
+    projects: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    harnesses: tuple[str, ...],
+    session_ids: tuple[str, ...],
+    exclude_ids: tuple[str, ...],
+) -> Selection:
     from tracepub.selection.select import Selection, SelectionError
 
     try:
@@ -104,9 +144,16 @@ def make_selection(projects: tuple[str, ...], since: str | None, until: str | No
 @click.argument("sources", nargs=-1, type=click.Path(path_type=Path))
 @selection_options
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (for scripts).")
-def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | None, until: str | None,
-             harnesses: tuple[str, ...], session_ids: tuple[str, ...], exclude_ids: tuple[str, ...],
-             as_json: bool) -> None:
+def sessions(
+    sources: tuple[Path, ...],
+    projects: tuple[str, ...],
+    since: str | None,
+    until: str | None,
+    harnesses: tuple[str, ...],
+    session_ids: tuple[str, ...],
+    exclude_ids: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """List discovered sessions: harness, id, project folder, start and end, messages, tool calls, size.
 
     Uses the same discovery as redact and reads each session once; no detection runs. Every
@@ -147,35 +194,78 @@ def sessions(sources: tuple[Path, ...], projects: tuple[str, ...], since: str | 
 @cli.command()  # URLs (s3://...: --engine datatrove stages them) are kept as written, other sources are paths
 @click.argument("sources", nargs=-1, callback=lambda c, p, v: tuple(s if "://" in s else Path(s) for s in v))
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="Output folder (DIR).")
-@click.option("--jobs", "-j", default=0, type=click.IntRange(0, 256), help="Worker processes (default: one per core).")
+@click.option(
+    "--jobs", "-j", default=0, type=click.IntRange(0, 256), help="Worker processes (default: one per core)."
+)
 @click.option("--secret", multiple=True, help="A value to always redact (repeatable).")
-@click.option("--secrets-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="A file of values to always redact, one per line (KEY=value lines take the value).")
-@click.option("--config", "config_path", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="tracepub.toml to use (default: ./tracepub.toml if present).")
+@click.option(
+    "--secrets-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A file of values to always redact, one per line (KEY=value lines take the value).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="tracepub.toml to use (default: ./tracepub.toml if present).",
+)
 @click.option("--no-ner", is_flag=True, help="Do not run NER for person names on prose.")
-@click.option("--keep-blobs", is_flag=True, help="Keep base64 images and encrypted blobs instead of removing them.")
+@click.option(
+    "--keep-blobs", is_flag=True, help="Keep base64 images and encrypted blobs instead of removing them."
+)
 @click.option("--license", "license_", default=None, help="License for the dataset card (e.g. cc-by-4.0).")
 @click.option("--title", default=None, help="Title for the dataset card.")
 @click.option("--strict", is_flag=True, help="Exit with status 1 if any problem was reported.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
-@click.option("--verbose", "-v", is_flag=True, help="Also print the count of every type found (the report has it too).")
+@click.option(
+    "--verbose", "-v", is_flag=True, help="Also print the count of every type found (the report has it too)."
+)
 @selection_options
-@click.option("--deny", multiple=True, metavar="PATTERN",
-              help="Leave out every session that mentions PATTERN anywhere (case-insensitive; "
-                   "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.")
-@click.option("--engine", type=click.Choice(["local", "datatrove"]), default="local",
-              help="datatrove: run on datatrove's executors (local, Slurm, Ray; sources may be URLs), same output.")
-@click.option("--engine-opt", "engine_opts", multiple=True, metavar="KEY=VALUE",
-              help="For --engine datatrove: executor=local|slurm|ray, tasks=N, workers=N, work=URL, or an option "
-                   "of the datatrove executor (README, 'Distributed runs').")
-def redact(sources: tuple[Path, ...], out: Path, jobs: int, secret: tuple[str, ...], secrets_file: Path | None,
-           config_path: Path | None, no_ner: bool, keep_blobs: bool, license_: str | None, title: str | None,
-           strict: bool, as_json: bool, verbose: bool = False, projects: tuple[str, ...] = (),
-           since: str | None = None,
-           until: str | None = None, harnesses: tuple[str, ...] = (), session_ids: tuple[str, ...] = (),
-           exclude_ids: tuple[str, ...] = (), deny: tuple[str, ...] = (), engine: str = "local",
-           engine_opts: tuple[str, ...] = ()) -> None:
+@click.option(
+    "--deny",
+    multiple=True,
+    metavar="PATTERN",
+    help="Leave out every session that mentions PATTERN anywhere (case-insensitive; "
+    "re:REGEX for a regex). Repeatable; adds to `deny` in tracepub.toml.",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "datatrove"]),
+    default="local",
+    help="datatrove: run on datatrove's executors (local, Slurm, Ray; sources may be URLs), same output.",
+)
+@click.option(
+    "--engine-opt",
+    "engine_opts",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="For --engine datatrove: executor=local|slurm|ray, tasks=N, workers=N, work=URL, or an option "
+    "of the datatrove executor (README, 'Distributed runs').",
+)
+def redact(
+    sources: tuple[Path, ...],
+    out: Path,
+    jobs: int,
+    secret: tuple[str, ...],
+    secrets_file: Path | None,
+    config_path: Path | None,
+    no_ner: bool,
+    keep_blobs: bool,
+    license_: str | None,
+    title: str | None,
+    strict: bool,
+    as_json: bool,
+    verbose: bool = False,
+    projects: tuple[str, ...] = (),
+    since: str | None = None,
+    until: str | None = None,
+    harnesses: tuple[str, ...] = (),
+    session_ids: tuple[str, ...] = (),
+    exclude_ids: tuple[str, ...] = (),
+    deny: tuple[str, ...] = (),
+    engine: str = "local",
+    engine_opts: tuple[str, ...] = (),
+) -> None:
     """Find and redact secrets and personal data; write DIR/dataset, DIR/review, DIR/manifest.json.
 
     SOURCES are session files or folders (searched recursively, hidden folders included); with
@@ -254,8 +344,9 @@ class _refusals:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         if exc_type is not None and issubclass(exc_type, Refusal):
             raise Refused(str(exc)) from None
 
@@ -268,26 +359,68 @@ def _writing(out: Path, create: bool = False) -> AbstractContextManager[None]:
 
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--keep", multiple=True, metavar="ID", help="Leave this value in clear (a value id or a finding id).")
-@click.option("--redact", "redact_ids", multiple=True, metavar="ID", help="Redact this value again (undo --keep).")
-@click.option("--add", multiple=True, metavar="TEXT", callback=options.check(options.add_check), help="Always redact this text.")
-@click.option("--add-regex", multiple=True, metavar="RE", callback=options.check(options.regex_check),
-              help="Always redact what this regular expression matches.")
-@click.option("--reviewer", default=None, help="Who decides (recorded with each decision; default: your login).")
-@click.option("--drop-session", "drop_ids", multiple=True, metavar="ID",
-              help="Leave this session out of dataset/, now and on every later run (id or unique prefix).")
-@click.option("--restore-session", "restore_ids", multiple=True, metavar="ID", help="Bring a dropped session back.")
+@click.option(
+    "--keep", multiple=True, metavar="ID", help="Leave this value in clear (a value id or a finding id)."
+)
+@click.option(
+    "--redact", "redact_ids", multiple=True, metavar="ID", help="Redact this value again (undo --keep)."
+)
+@click.option(
+    "--add",
+    multiple=True,
+    metavar="TEXT",
+    callback=options.check(options.add_check),
+    help="Always redact this text.",
+)
+@click.option(
+    "--add-regex",
+    multiple=True,
+    metavar="RE",
+    callback=options.check(options.regex_check),
+    help="Always redact what this regular expression matches.",
+)
+@click.option(
+    "--reviewer", default=None, help="Who decides (recorded with each decision; default: your login)."
+)
+@click.option(
+    "--drop-session",
+    "drop_ids",
+    multiple=True,
+    metavar="ID",
+    help="Leave this session out of dataset/, now and on every later run (id or unique prefix).",
+)
+@click.option(
+    "--restore-session", "restore_ids", multiple=True, metavar="ID", help="Bring a dropped session back."
+)
 @secret_options
 @click.option("--all", "all_values", is_flag=True, help="Go through every value, not only the flagged ones.")
 @click.option("--interactive", is_flag=True, help="Ask about each value even if input is not a terminal.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
-@click.option("--web", is_flag=True, help="Review on a local page in the browser (127.0.0.1, a one-time token).")
-@click.option("--port", default=0, type=click.IntRange(0, 65535), help="Port for --web (default: a free one).")
+@click.option(
+    "--web", is_flag=True, help="Review on a local page in the browser (127.0.0.1, a one-time token)."
+)
+@click.option(
+    "--port", default=0, type=click.IntRange(0, 65535), help="Port for --web (default: a free one)."
+)
 @click.option("--no-browser", is_flag=True, help="With --web: print the address, do not open a browser.")
-def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: tuple[str, ...],
-           add_regex: tuple[str, ...], drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
-           secrets: tuple[str, ...], secrets_files: tuple[Path, ...], reviewer: str | None, all_values: bool,
-           interactive: bool, as_json: bool, web: bool = False, port: int = 0, no_browser: bool = False) -> None:
+def review(
+    dir: Path,
+    keep: tuple[str, ...],
+    redact_ids: tuple[str, ...],
+    add: tuple[str, ...],
+    add_regex: tuple[str, ...],
+    drop_ids: tuple[str, ...],
+    restore_ids: tuple[str, ...],
+    secrets: tuple[str, ...],
+    secrets_files: tuple[Path, ...],
+    reviewer: str | None,
+    all_values: bool,
+    interactive: bool,
+    as_json: bool,
+    web: bool = False,
+    port: int = 0,
+    no_browser: bool = False,
+) -> None:
     """Decide on findings: keep a value in clear, redact it, or add what the detectors missed.
 
     On a terminal (without decision options) it goes through the flagged values one by one.
@@ -324,7 +457,9 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
             return
         with _writing(dir):  # before the questions: what is asked about is what gets decided on
             if asks:
-                outcome, sessions_done = _ask_review(dir, reviewer, all_values, as_json, secrets, secrets_files)
+                outcome, sessions_done = _ask_review(
+                    dir, reviewer, all_values, as_json, secrets, secrets_files
+                )
                 if as_json:
                     _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
                 else:
@@ -339,8 +474,17 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
                     for r in sessions_done:
                         echo(r.message(), err=True)
                 return
-            outcome = rv.decide(dir, reviewer, keep, redact_ids, add, add_regex, progress=not as_json,
-                                secrets=secrets, secrets_files=secrets_files)
+            outcome = rv.decide(
+                dir,
+                reviewer,
+                keep,
+                redact_ids,
+                add,
+                add_regex,
+                progress=not as_json,
+                secrets=secrets,
+                secrets_files=secrets_files,
+            )
     if as_json:
         _echo_json({**outcome.to_json(), "sessions": [r.__dict__ for r in sessions_done]})
     else:
@@ -348,8 +492,14 @@ def review(dir: Path, keep: tuple[str, ...], redact_ids: tuple[str, ...], add: t
             echo(line, err=True)
 
 
-def _ask_review(dir: Path, reviewer: str | None, all_values: bool, as_json: bool, secrets: tuple[str, ...],
-                secrets_files: tuple[Path, ...]) -> tuple[Any, list[DropResult]]:
+def _ask_review(
+    dir: Path,
+    reviewer: str | None,
+    all_values: bool,
+    as_json: bool,
+    secrets: tuple[str, ...],
+    secrets_files: tuple[Path, ...],
+) -> tuple[Any, list[DropResult]]:
     """The terminal review: each decision is recorded as it is made, then applied at once. On
     Ctrl-C nothing is lost: what was decided is in decisions.jsonl, applied by the next review."""
     from tracepub.review import interactive as rv
@@ -359,13 +509,18 @@ def _ask_review(dir: Path, reviewer: str | None, all_values: bool, as_json: bool
         rv.interactive(dir, reviewer, all_values, echo, click.prompt, style, asked)
     except click.Abort:
         n = len(asked.outcome.appended) + len(asked.dropped)
-        raise Refused(f"interrupted: {n} decision(s) made so far are saved in {OutDir(dir).decisions} "
-                      f"(dropped sessions are out already); run `tracepub review {dir}` to apply them") from None
-    return rv.finish(dir, asked, progress=not as_json, secrets=secrets, secrets_files=secrets_files), asked.dropped
+        raise Refused(
+            f"interrupted: {n} decision(s) made so far are saved in {OutDir(dir).decisions} "
+            f"(dropped sessions are out already); run `tracepub review {dir}` to apply them"
+        ) from None
+    return rv.finish(
+        dir, asked, progress=not as_json, secrets=secrets, secrets_files=secrets_files
+    ), asked.dropped
 
 
-def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...],
-                  reviewer: str) -> list[DropResult]:
+def _drop_restore(
+    dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, ...], reviewer: str
+) -> list[DropResult]:
     """Whole-session decisions take effect at once (files leave or re-enter dataset/)."""
     from tracepub.review.sessions import DropError, drop_session, restore_session
 
@@ -382,15 +537,30 @@ def _drop_restore(dir: Path, drop_ids: tuple[str, ...], restore_ids: tuple[str, 
 
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--reviewer", required=True, help="Your name, as it will appear in the dataset card and signoff.json.")
-@click.option("--license", "license_", default=None, help="Set the card's license (e.g. cc-by-4.0) before signing.")
+@click.option(
+    "--reviewer", required=True, help="Your name, as it will appear in the dataset card and signoff.json."
+)
+@click.option(
+    "--license", "license_", default=None, help="Set the card's license (e.g. cc-by-4.0) before signing."
+)
 @click.option("--title", default=None, help="Set the card's title before signing.")
-@click.option("--language", default=None, metavar="CODE",
-              help="The card's language tag (ISO 639-1, default en): the language of the prompts.")
+@click.option(
+    "--language",
+    default=None,
+    metavar="CODE",
+    help="The card's language tag (ISO 639-1, default en): the language of the prompts.",
+)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts).")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
-def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, yes: bool, as_json: bool,
-            language: str | None = None) -> None:
+def approve(
+    dir: Path,
+    reviewer: str,
+    license_: str | None,
+    title: str | None,
+    yes: bool,
+    as_json: bool,
+    language: str | None = None,
+) -> None:
     """Sign off the exact bytes in DIR/dataset (writes DIR/signoff.json).
 
     Refuses if the files on disk do not match DIR/manifest.json. A license must be chosen (here
@@ -417,8 +587,11 @@ def approve(dir: Path, reviewer: str, license_: str | None, title: str | None, y
                 echo(line, err=True)
         if not yes:
             try:
-                ok = click.confirm(for_terminal(f"Sign off these {len(plan.files)} file(s) as {reviewer}?"), default=False,
-                                   err=True)
+                ok = click.confirm(
+                    for_terminal(f"Sign off these {len(plan.files)} file(s) as {reviewer}?"),
+                    default=False,
+                    err=True,
+                )
             except click.Abort:
                 ok = False
             if not ok:
@@ -442,8 +615,12 @@ def _license(dir: Path, license_: str | None, yes: bool) -> str | None:
         so.require_license(dir, license_)
         return license_
     try:
-        chosen = click.prompt("License for the dataset card (a Hub license id, e.g. cc-by-4.0, cc0-1.0, mit)",
-                              default="", show_default=False, err=True).strip()
+        chosen = click.prompt(
+            "License for the dataset card (a Hub license id, e.g. cc-by-4.0, cc0-1.0, mit)",
+            default="",
+            show_default=False,
+            err=True,
+        ).strip()
     except click.Abort:
         chosen = ""
     so.require_license(dir, chosen or None)
@@ -452,24 +629,62 @@ def _license(dir: Path, license_: str | None, yes: bool) -> str | None:
 
 @cli.command()
 @click.argument("dir", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--repo", required=True, callback=options.check(options.repo_check), help="Hub dataset to publish to: OWNER/NAME.")
+@click.option(
+    "--repo",
+    required=True,
+    callback=options.check(options.repo_check),
+    help="Hub dataset to publish to: OWNER/NAME.",
+)
 @click.option("--public", is_flag=True, help="Make a new dataset public (default: private).")
-@click.option("--dry-run", is_flag=True, help="Check everything locally and list what would be sent; send nothing.")
+@click.option(
+    "--dry-run", is_flag=True, help="Check everything locally and list what would be sent; send nothing."
+)
 @click.option("--message", default=None, help="Commit message (the manifest sha256 is always appended).")
 @click.option("--replace", is_flag=True, help="Overwrite files that exist in the dataset with other content.")
-@click.option("--license", "license_", default=None,
-              help="Only checked: must equal the signed card's license (change it with approve).")
-@click.option("--pr", is_flag=True, help="Contribute to an existing dataset: open a pull request with the signed "
-              "session files under --path-in-repo (the card is not sent).")
-@click.option("--path-in-repo", "path_in_repo", default=None, metavar="PREFIX", callback=options.check(options.prefix_check),
-              help="With --pr: the folder the session files go under (default: sessions, so sessions/<harness>/...).")
-@click.option("--timeout", default=60.0, type=click.FloatRange(1, 3600), show_default=True,
-              help="Seconds to wait for the Hub on each connection, read and write before giving up.")
+@click.option(
+    "--license",
+    "license_",
+    default=None,
+    help="Only checked: must equal the signed card's license (change it with approve).",
+)
+@click.option(
+    "--pr",
+    is_flag=True,
+    help="Contribute to an existing dataset: open a pull request with the signed "
+    "session files under --path-in-repo (the card is not sent).",
+)
+@click.option(
+    "--path-in-repo",
+    "path_in_repo",
+    default=None,
+    metavar="PREFIX",
+    callback=options.check(options.prefix_check),
+    help="With --pr: the folder the session files go under (default: sessions, so sessions/<harness>/...).",
+)
+@click.option(
+    "--timeout",
+    default=60.0,
+    type=click.FloatRange(1, 3600),
+    show_default=True,
+    help="Seconds to wait for the Hub on each connection, read and write before giving up.",
+)
 @secret_options
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
-def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | None, replace: bool,
-            license_: str | None, secrets: tuple[str, ...], secrets_files: tuple[Path, ...], as_json: bool,
-            pr: bool = False, path_in_repo: str | None = None, timeout: float = 60.0) -> None:
+def publish(
+    dir: Path,
+    repo: str,
+    public: bool,
+    dry_run: bool,
+    message: str | None,
+    replace: bool,
+    license_: str | None,
+    secrets: tuple[str, ...],
+    secrets_files: tuple[Path, ...],
+    as_json: bool,
+    pr: bool = False,
+    path_in_repo: str | None = None,
+    timeout: float = 60.0,
+) -> None:
     """Verify the sign-off, re-scan, and upload DIR/dataset in one commit.
 
     Refuses (exit 1, nothing sent) without a matching sign-off, if any byte of DIR/dataset
@@ -490,12 +705,25 @@ def publish(dir: Path, repo: str, public: bool, dry_run: bool, message: str | No
         raise click.UsageError("--path-in-repo is for --pr (a plain publish sends dataset/ as it is)")
     with _refusals(), _writing(dir):  # it stages copies in DIR; nothing may change dataset/ meanwhile
         try:
-            result = pb.publish(dir, repo, public=public, dry_run=dry_run, message=message, replace=replace,
-                                license_=license_, secrets=secrets, secrets_files=secrets_files, pr=pr,
-                                path_in_repo=path_in_repo, timeout=timeout)
+            result = pb.publish(
+                dir,
+                repo,
+                public=public,
+                dry_run=dry_run,
+                message=message,
+                replace=replace,
+                license_=license_,
+                secrets=secrets,
+                secrets_files=secrets_files,
+                pr=pr,
+                path_in_repo=path_in_repo,
+                timeout=timeout,
+            )
         except KeyboardInterrupt:
-            raise Refused("interrupted: nothing was published unless the commit had gone through (the staging "
-                          "copy was removed); run publish again") from None
+            raise Refused(
+                "interrupted: nothing was published unless the commit had gone through (the staging "
+                "copy was removed); run publish again"
+            ) from None
     if as_json:
         _echo_json(result.to_json())
         return

@@ -67,7 +67,9 @@ def load(path: Path | None) -> Config:
 def _replace(table: object, path: Path) -> dict[str, str]:
     from tracepub.redact import policy
 
-    if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in table.items()):
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in table.items()
+    ):
         raise ValueError(f"{path}: [replace] must map types to operator names")
     try:
         return policy.check(table)

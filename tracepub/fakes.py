@@ -110,7 +110,9 @@ def expand(template: str, rng: random.Random | None = None) -> str:
             return base64.b64encode(pem_private_key(rng, arg or "RSA").encode()).decode()
         if kind == "basic":
             user = token(rng, _ALPHABETS["lower"], 6)
-            return base64.b64encode(f"{user}:{token(rng, _ALPHABETS['alnum'], int(arg or 16))}".encode()).decode()
+            return base64.b64encode(
+                f"{user}:{token(rng, _ALPHABETS['alnum'], int(arg or 16))}".encode()
+            ).decode()
         if kind == "jwt":
             return jwt_token(rng)
         if kind == "uuid":

@@ -34,11 +34,19 @@ def _span_init():
     """Span's ``__init__``, setting its slots through their descriptors: a frozen dataclass's own
     goes through ``object.__setattr__`` six times, twice the cost, and detectors make ~60k spans
     per 30 MB. The same signature, defaults and result (tests); assignment still raises."""
-    s0, s1, s2, s3, s4, s5 = (getattr(Span, f).__set__ for f in ("start", "end", "type", "detector", "confidence",
-                                                                   "action"))
+    s0, s1, s2, s3, s4, s5 = (
+        getattr(Span, f).__set__ for f in ("start", "end", "type", "detector", "confidence", "action")
+    )
 
-    def __init__(self, start: int, end: int, type: str, detector: str, confidence: float = 0.9,  # noqa: A002
-                 action: str = REDACTED) -> None:
+    def __init__(
+        self,
+        start: int,
+        end: int,
+        type: str,
+        detector: str,
+        confidence: float = 0.9,  # noqa: A002
+        action: str = REDACTED,
+    ) -> None:
         s0(self, start)
         s1(self, end)
         s2(self, type)

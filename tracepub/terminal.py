@@ -104,10 +104,15 @@ def _skipped(skipped: list[str]) -> list[str]:
     links = [p.removesuffix(f": {SYMLINK}") for p in skipped if p.endswith(f": {SYMLINK}")]
     lines = []
     if len(skipped) > len(links):
-        lines.append(f"  {len(skipped) - len(links)} file(s) of unknown format skipped (listed in the report)")
+        lines.append(
+            f"  {len(skipped) - len(links)} file(s) of unknown format skipped (listed in the report)"
+        )
     if links:
-        lines += _listed(f"  {len(links)} symbolic link(s) not followed (they can lead out of the source tree; "
-                         "give the target as a SOURCE to read it):", links)
+        lines += _listed(
+            f"  {len(links)} symbolic link(s) not followed (they can lead out of the source tree; "
+            "give the target as a SOURCE to read it):",
+            links,
+        )
     return lines
 
 

@@ -24,16 +24,26 @@ class Matcher:
         self.one_kind = frozenset(k for k, w in enumerate(self._words) if w in in_str or w in in_bytes)
         # The DFA: twice the speed of the default (an NFA) on these word sets, for more memory
         # (a few MB for all detectors' literals).
-        self._ac = ahocorasick_rs.AhoCorasick([("A" + w if w in in_str else w) for w in self._words],
-                                              matchkind=ahocorasick_rs.MatchKind.Standard,
-                                              implementation=ahocorasick_rs.Implementation.DFA) \
-            if self._words else None
+        self._ac = (
+            ahocorasick_rs.AhoCorasick(
+                [("A" + w if w in in_str else w) for w in self._words],
+                matchkind=ahocorasick_rs.MatchKind.Standard,
+                implementation=ahocorasick_rs.Implementation.DFA,
+            )
+            if self._words
+            else None
+        )
         # The same words as UTF-8 bytes, for ASCII texts (``matches_ascii``); built here, before
         # the workers fork, so they share it.
-        self._bac = ahocorasick_rs.BytesAhoCorasick(
-            [("A" + w if w in in_bytes else w).encode("utf-8", "surrogatepass") for w in self._words],
-            matchkind=ahocorasick_rs.MatchKind.Standard,
-            implementation=ahocorasick_rs.Implementation.DFA) if self._words else None
+        self._bac = (
+            ahocorasick_rs.BytesAhoCorasick(
+                [("A" + w if w in in_bytes else w).encode("utf-8", "surrogatepass") for w in self._words],
+                matchkind=ahocorasick_rs.MatchKind.Standard,
+                implementation=ahocorasick_rs.Implementation.DFA,
+            )
+            if self._words
+            else None
+        )
 
     def __bool__(self) -> bool:
         return self._ac is not None

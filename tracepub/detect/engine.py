@@ -48,8 +48,9 @@ class Engine:
     FEW_PEOPLE = 2  # up to this many people remembered, they are looked for one by one
     CACHE_MAX = 100_000  # entries per table; a full table is cleared (bounded memory)
 
-    def __init__(self, cfg: DetectConfig, detectors: list[Detector] | None = None,
-                 line_literals: tuple[str, ...] = ()):
+    def __init__(
+        self, cfg: DetectConfig, detectors: list[Detector] | None = None, line_literals: tuple[str, ...] = ()
+    ):
         from tracepub.detect.prefilter import Prefilter
 
         self.cfg = cfg
@@ -68,7 +69,9 @@ class Engine:
 
         exact = [i for i, d in enumerate(self.detectors) if type(d) is ExactValues]
         home = [i for i, d in enumerate(self.detectors) if isinstance(d, HomePaths)]
-        self._exact_i, self._home_i = (exact[0], home[0]) if exact and home and exact[0] < home[0] else (-1, -1)
+        self._exact_i, self._home_i = (
+            (exact[0], home[0]) if exact and home and exact[0] < home[0] else (-1, -1)
+        )
         # The exact values' types that rank as high as a home-path username or higher: one of
         # their spans more confident than it, redacted, over the same text shadows it.
         self._home_under: frozenset[str] = frozenset()
@@ -91,11 +94,14 @@ class Engine:
         # Detectors that also run on any string under one of their keys (Trigger.keys).
         self._by_key: dict[str, list[int]] = {}
         # ... and on any string under a key containing one of their key_words (secret-like names).
-        self._key_words = [(w.lower(), i) for i, d in enumerate(self.detectors)
-                           for w in (d.trigger.key_words if d.trigger is not None else ())]
+        self._key_words = [
+            (w.lower(), i)
+            for i, d in enumerate(self.detectors)
+            for w in (d.trigger.key_words if d.trigger is not None else ())
+        ]
         self._key_extra: dict[str, tuple[int, ...]] = {}
         for i, d in enumerate(self.detectors):
-            for k in (d.trigger.keys if d.trigger is not None else ()):
+            for k in d.trigger.keys if d.trigger is not None else ():
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
         # [names, leftmost-first automaton (UTF-8), overlapping one (bytes, for ASCII texts), the same (str)]
@@ -153,8 +159,8 @@ class Engine:
             if seen:
                 spans = resolve(spans + seen)
         for s in spans:
-            if s.type == "pii.person" and s.action == REDACTED and " " in text[s.start:s.end].strip():
-                value = text[s.start:s.end]
+            if s.type == "pii.person" and s.action == REDACTED and " " in text[s.start : s.end].strip():
+                value = text[s.start : s.end]
                 if value not in self._people:
                     self._people.add(value)
                     self._people_auto = self._people_line_auto = None
@@ -206,7 +212,9 @@ class Engine:
             found = [(k, i, i + len(w)) for k, w in enumerate(words) for i in _occurrences(text, w)]
         out = []
         for _, start, end in found:
-            if (start == 0 or not text[start - 1].isalnum()) and (end == len(text) or not text[end].isalnum()):
+            if (start == 0 or not text[start - 1].isalnum()) and (
+                end == len(text) or not text[end].isalnum()
+            ):
                 out.append(Span(start, end, "pii.person", "names:seen-in-file", 0.85))
         return out
 
@@ -242,9 +250,14 @@ class Engine:
                         # Where ``resolve.shadows`` holds (a narrower test: rank >= from the types
                         # above, then confidence strictly higher), without a look-up per span.
                         strong, confidence = self._home_under, self._home_confidence
-                        shadowed = {(s.start, s.end) for s in exact
-                                if s.type in strong and s.confidence > confidence and s.action == REDACTED
-                                and s.end > s.start}
+                        shadowed = {
+                            (s.start, s.end)
+                            for s in exact
+                            if s.type in strong
+                            and s.confidence > confidence
+                            and s.action == REDACTED
+                            and s.end > s.start
+                        }
                         if shadowed:
                             got = [s for s in got if (s.start, s.end) not in shadowed]
                     free.extend(got)
@@ -317,8 +330,9 @@ class Engine:
         steps += [s for s in self.prefilter.plan(text, prose, self._raw_ids) if raw[s[0]]]
         return sorted(steps, key=lambda s: s[0])
 
-    def _run(self, step: tuple[int, list[tuple[int, int]] | None], text: str, view: str,
-             leaf: Leaf) -> list[Span]:
+    def _run(
+        self, step: tuple[int, list[tuple[int, int]] | None], text: str, view: str, leaf: Leaf
+    ) -> list[Span]:
         i, windows = step
         detector = self.detectors[i]
         if not self._raw[i]:
@@ -332,7 +346,9 @@ class Engine:
         out: list[Span] = []
         for a, b in windows:
             for s in detector.scan(text[a:b], leaf):
-                out.append(Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) if a else s)
+                out.append(
+                    Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) if a else s
+                )
         return out
 
     @property
@@ -366,7 +382,9 @@ class Engine:
             self._people_line_auto = ahocorasick_rs.AhoCorasick(forms)
         auto = self._people_line_auto
         decoded = decoded_view(raw)
-        return bool(auto.find_matches_as_indexes(raw)) or (decoded is not None and bool(auto.find_matches_as_indexes(decoded)))
+        return bool(auto.find_matches_as_indexes(raw)) or (
+            decoded is not None and bool(auto.find_matches_as_indexes(decoded))
+        )
 
     def _allowed(self, value: str) -> bool:
         return value.lower() in self._allow or any(rx.fullmatch(value) for rx in self._allow_rx)
@@ -376,10 +394,15 @@ def _people_automaton(words: list[str], on_bytes: bool, overlapping: bool):
     """Remembered people as one automaton: leftmost-first (is anyone there?) or the overlapping
     one (where?); the kinds quick to build, since they are rebuilt whenever a person is added."""
     kind = ahocorasick_rs.MatchKind.Standard if overlapping else ahocorasick_rs.MatchKind.LeftmostFirst
-    impl = ahocorasick_rs.Implementation.ContiguousNFA if overlapping else ahocorasick_rs.Implementation.NoncontiguousNFA
+    impl = (
+        ahocorasick_rs.Implementation.ContiguousNFA
+        if overlapping
+        else ahocorasick_rs.Implementation.NoncontiguousNFA
+    )
     if on_bytes:
-        return ahocorasick_rs.BytesAhoCorasick([w.encode("utf-8", "surrogatepass") for w in words],
-                                               matchkind=kind, implementation=impl)
+        return ahocorasick_rs.BytesAhoCorasick(
+            [w.encode("utf-8", "surrogatepass") for w in words], matchkind=kind, implementation=impl
+        )
     return ahocorasick_rs.AhoCorasick(words, matchkind=kind, implementation=impl)
 
 

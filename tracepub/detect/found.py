@@ -115,7 +115,9 @@ def propagates(value: str, type_: str, detector: str = "") -> bool:
     """Whether a value redacted in one place is redacted at every other occurrence (an account
     or host name that ``identity.guarded`` holds back: at every other identity place)."""
     carried = carried_type(value, type_)
-    if type_.startswith(_NOT_CARRIED) or (detector == EXACT and carried == type_ and type_.startswith("identity.")):
+    if type_.startswith(_NOT_CARRIED) or (
+        detector == EXACT and carried == type_ and type_.startswith("identity.")
+    ):
         return False
     type_ = carried
     core = value.strip()
@@ -167,8 +169,13 @@ def copies(text: str, spans: list[Span]) -> list[Span]:
 def _kind(value: str, type_: str) -> tuple[str, int, bool, bool, bool]:
     """``identity.accept``'s view of a value found elsewhere (``FoundValues.mode``)."""
     low = value.lower()
-    return (type_, FoundValues.mode_of(value, type_), type_.startswith("identity."), type_ in USERISH,
-            set(low) <= frozenset("abcdef"))
+    return (
+        type_,
+        FoundValues.mode_of(value, type_),
+        type_.startswith("identity."),
+        type_ in USERISH,
+        set(low) <= frozenset("abcdef"),
+    )
 
 
 def _overlaps(taken: list[tuple[int, int]], a: int, b: int) -> bool:
@@ -199,15 +206,39 @@ def forms(value: str) -> set[bytes]:
     for v in dict.fromkeys((low, value, value.upper(), value.title())):  # bytes.lower() folds ASCII only
         once = json.dumps(v, ensure_ascii=False)[1:-1]
         ascii_once = json.dumps(v)[1:-1]
-        for f in (v, once, ascii_once, json.dumps(once, ensure_ascii=False)[1:-1], json.dumps(ascii_once)[1:-1]):
+        for f in (
+            v,
+            once,
+            ascii_once,
+            json.dumps(once, ensure_ascii=False)[1:-1],
+            json.dumps(ascii_once)[1:-1],
+        ):
             out.add(f.encode("utf-8", "surrogatepass").lower())
     return out
 
 
 # What follows an account name that is a word where it stands in an identity place (a line or
 # cell alone, a path component, a compound, user@host, a quoted value), and what precedes a handle.
-_PLACE_AFTER = ("\n", "\r", "\t", '"', "'", "|", " |", "/", "\\", "@", "%", ":", "_", ".", "-", ")", ",",
-                *"0123456789")
+_PLACE_AFTER = (
+    "\n",
+    "\r",
+    "\t",
+    '"',
+    "'",
+    "|",
+    " |",
+    "/",
+    "\\",
+    "@",
+    "%",
+    ":",
+    "_",
+    ".",
+    "-",
+    ")",
+    ",",
+    *"0123456789",
+)
 _PLACE_BEFORE = (":", "github.com/", "gitlab.com/", "bitbucket.org/")
 _GREETINGS = ("thanks", "thank you", "thx", "cheers", "hi", "hey", "hello", "dear", "cc", "ping")
 
@@ -227,12 +258,18 @@ def linked_people(found: Found, own: dict[str, str] | None = None) -> set[str]:
         if t in NAMES:
             made = accounts_of(v)
             words = {ascii_fold(w) for w in v.split()}
-            if t.startswith("identity.") or made & accounts or {m for m in made & mailboxes if m not in words}:
+            if (
+                t.startswith("identity.")
+                or made & accounts
+                or {m for m in made & mailboxes if m not in words}
+            ):
                 out.add(v)
     return out
 
 
-def scan_forms(value: str, type_: str, linked: bool = False, accounts: frozenset[str] = frozenset()) -> set[str]:
+def scan_forms(
+    value: str, type_: str, linked: bool = False, accounts: frozenset[str] = frozenset()
+) -> set[str]:
     """The texts whose presence in a file means ``value`` may be there to redact: the value, or
     for a guarded account name its identity-place forms; for a person ``linked_people`` holds,
     the other forms; for the user (``identity.name``) also the first name's greeting and sign-off
@@ -253,7 +290,9 @@ def scan_forms(value: str, type_: str, linked: bool = False, accounts: frozenset
             if not own:
                 continue  # (the module's docstring: a colleague's first name alone sends no file back)
             out.update(f"{g}{sep}{v}" for g in _GREETINGS for sep in (" ", ", ", ",  ", "! ", ": "))
-            out.update((f"{v} here", f"{v}'s here", f"—{v}", f"— {v}", f"-- {v}", f"–{v}", f"– {v}", f"\n{v}"))
+            out.update(
+                (f"{v} here", f"{v}'s here", f"—{v}", f"— {v}", f"-- {v}", f"–{v}", f"– {v}", f"\n{v}")
+            )
         else:
             out.add(v)
     return out
@@ -272,8 +311,11 @@ class Scanner:
         """``own``: the user's own values (``DetectConfig.identity``): their accounts link people."""
         if isinstance(values, dict):
             linked = linked_people(values, own)
-            accounts = frozenset(v.lower() for v, t in {**(own or {}), **{v: t for v, (t, _) in values.items()}}.items()
-                                 if t in USERISH)
+            accounts = frozenset(
+                v.lower()
+                for v, t in {**(own or {}), **{v: t for v, (t, _) in values.items()}}.items()
+                if t in USERISH
+            )
             texts = {f for v, (t, _) in values.items() for f in scan_forms(v, t, v in linked, accounts)}
         else:
             texts = set(values)
@@ -324,5 +366,14 @@ class FoundValues(ExactValues):
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans = super().scan(text, leaf)
-        return [Span(s.start, s.end, s.type, DETECTOR, CONFIDENCE,
-                     REVIEW if text[s.start : s.end].lower() in self._review else REDACTED) for s in spans]
+        return [
+            Span(
+                s.start,
+                s.end,
+                s.type,
+                DETECTOR,
+                CONFIDENCE,
+                REVIEW if text[s.start : s.end].lower() in self._review else REDACTED,
+            )
+            for s in spans
+        ]

@@ -46,16 +46,67 @@ ANY, WORD, COMPOUND, PLACE, CUE, FORM = range(6)
 OWN_ZIPF = 3.3
 OTHERS_ZIPF = 2.5
 # Generic account names: redacted in a home path, never looked for in prose and code.
-GENERIC = frozenset({
-    "shared", "public", "user", "users", "username", "runner", "ubuntu", "root", "admin", "guest",
-    "vagrant", "ec2-user", "node", "app", "default", "you", "me", "name", "home", "nobody", "linuxbrew",
-    "administrator", "www-data", "jenkins", "circleci", "travis", "codespace", "vscode", "coder", "dev",
-    "developer", "test", "tester", "docker", "git", "postgres", "mysql", "redis", "nginx", "apache",
-}) | SYSTEM_ACCOUNTS
+GENERIC = (
+    frozenset(
+        {
+            "shared",
+            "public",
+            "user",
+            "users",
+            "username",
+            "runner",
+            "ubuntu",
+            "root",
+            "admin",
+            "guest",
+            "vagrant",
+            "ec2-user",
+            "node",
+            "app",
+            "default",
+            "you",
+            "me",
+            "name",
+            "home",
+            "nobody",
+            "linuxbrew",
+            "administrator",
+            "www-data",
+            "jenkins",
+            "circleci",
+            "travis",
+            "codespace",
+            "vscode",
+            "coder",
+            "dev",
+            "developer",
+            "test",
+            "tester",
+            "docker",
+            "git",
+            "postgres",
+            "mysql",
+            "redis",
+            "nginx",
+            "apache",
+        }
+    )
+    | SYSTEM_ACCOUNTS
+)
 _PCT = ("%2F", "%2f", "%5C", "%5c")
 # Keys under which harnesses record a session's working folder: the home folder there is the owner's.
-WORKDIR_KEYS = frozenset({"cwd", "directory", "directories", "worktree", "working_directory", "project_root",
-                          "projectRoot", "git_repo_root"})
+WORKDIR_KEYS = frozenset(
+    {
+        "cwd",
+        "directory",
+        "directories",
+        "worktree",
+        "working_directory",
+        "project_root",
+        "projectRoot",
+        "git_repo_root",
+    }
+)
 _HEX_LETTERS = frozenset("abcdef")
 
 
@@ -97,11 +148,15 @@ def name_forms(name: str) -> list[tuple[str, int]]:
     return out
 
 
-_FOLD = str.maketrans({"þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ß": "ss"})
+_FOLD = str.maketrans(
+    {"þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ß": "ss"}
+)
 
 
 def ascii_fold(word: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", word.translate(_FOLD)) if c.isascii() and c.isalnum()).lower()
+    return "".join(
+        c for c in unicodedata.normalize("NFKD", word.translate(_FOLD)) if c.isascii() and c.isalnum()
+    ).lower()
 
 
 @functools.lru_cache(maxsize=65536)
@@ -114,7 +169,17 @@ def accounts_of(name: str) -> frozenset[str]:
     f, last, lw = words[0], "".join(words[1:]), words[-1]
     out = {f}
     for ln in {last, lw}:
-        out |= {ln, f + ln, f[0] + ln, f"{f}.{ln}", f"{f}_{ln}", f"{f}-{ln}", f"{f[0]}.{ln}", ln + f, ln + f[0]}
+        out |= {
+            ln,
+            f + ln,
+            f[0] + ln,
+            f"{f}.{ln}",
+            f"{f}_{ln}",
+            f"{f}-{ln}",
+            f"{f[0]}.{ln}",
+            ln + f,
+            ln + f[0],
+        }
     return frozenset(out)
 
 
@@ -169,8 +234,11 @@ class ExactValues(Detector):
         self._ready = bool(self._types)
         self._words = list(self._types)
         # Every occurrence, overlapping ones included (a value inside another value)
-        self._auto = ahocorasick_rs.AhoCorasick(self._words, matchkind=ahocorasick_rs.MatchKind.Standard) \
-            if self._ready else None
+        self._auto = (
+            ahocorasick_rs.AhoCorasick(self._words, matchkind=ahocorasick_rs.MatchKind.Standard)
+            if self._ready
+            else None
+        )
         self.trigger = Trigger(literals=tuple(self._types))
         self._index: KeywordIndex | None = None  # the values, read from the engine's prefilter pass
 
@@ -224,12 +292,18 @@ class ExactValues(Detector):
         else:
             low = text.lower()
             if len(low) != len(text):  # a rare case fold that changes length: search the slow way
-                hits = [(self._by_word[w], m.start(), m.end()) for w in self._words
-                        for m in re.finditer(re.escape(w), text, re.IGNORECASE)]
+                hits = [
+                    (self._by_word[w], m.start(), m.end())
+                    for w in self._words
+                    for m in re.finditer(re.escape(w), text, re.IGNORECASE)
+                ]
             else:
                 assert self._auto is not None
                 words, by_word = self._words, self._by_word
-                hits = [(by_word[words[k]], a, b) for k, a, b in self._auto.find_matches_as_indexes(low, overlapping=True)]
+                hits = [
+                    (by_word[words[k]], a, b)
+                    for k, a, b in self._auto.find_matches_as_indexes(low, overlapping=True)
+                ]
         if not hits:
             return []
         view, name = escaped_view(text), self.name
@@ -253,14 +327,18 @@ def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
         return True
     if mode == WORD:
         n = len(view)
-        if (s == 0 or not _is_word(view[s - 1]) or (s >= 3 and view[s - 3 : s] in _PCT)) and \
-                (e == n or not _is_word(view[e])):
+        if (s == 0 or not _is_word(view[s - 1]) or (s >= 3 and view[s - 3 : s] in _PCT)) and (
+            e == n or not _is_word(view[e])
+        ):
             return True
         return userish and in_place(text, view, s, e, own)
     if mode == FORM:
         n = len(view)
-        return ((s == 0 or not _is_word(view[s - 1])) and (e == n or not _is_word(view[e]))
-                and all(w[:1].isupper() for w in view[s:e].split()))
+        return (
+            (s == 0 or not _is_word(view[s - 1]))
+            and (e == n or not _is_word(view[e]))
+            and all(w[:1].isupper() for w in view[s:e].split())
+        )
     if mode == COMPOUND:
         return compound_bounded(view, s, e, hexish) or in_place(text, view, s, e, True)
     if mode == PLACE:
@@ -270,10 +348,23 @@ def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
 
 # Home folders of any user, in plain and in the harnesses' encoded folder names.
 _GENERIC_USERS = GENERIC | {
-    "all users", "default user", "your-username", "yourname", "your_username", "youruser",
+    "all users",
+    "default user",
+    "your-username",
+    "yourname",
+    "your_username",
+    "youruser",
     # names documentation puts under /home/ (``/home/foo/bar.shp``, ``/home/html/templates``) and
     # CI images' accounts (CircleCI's macOS ``distiller``)
-    "foo", "bar", "baz", "qux", "html", "htdocs", "public_html", "web", "distiller",
+    "foo",
+    "bar",
+    "baz",
+    "qux",
+    "html",
+    "htdocs",
+    "public_html",
+    "web",
+    "distiller",
 }
 # A folder under /home/ named like a host or a file (``/home/polls.com/``, ``/home/guido.foobar.txt``).
 _NOT_A_NAME = re.compile(r"\.(?:com|org|net|io|dev|edu|gov|co|txt|log|json|py|md|html?)$", re.I)
@@ -360,8 +451,11 @@ class HomePaths(Detector):
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
         """``scan`` on each window, its spans shifted (made once, not made and copied)."""
-        return [Span(a + w0, b + w0, self.TYPE, self.name, self.CONFIDENCE) for w0, w1 in windows
-                for a, b in self._found(text[w0:w1])]
+        return [
+            Span(a + w0, b + w0, self.TYPE, self.name, self.CONFIDENCE)
+            for w0, w1 in windows
+            for a, b in self._found(text[w0:w1])
+        ]
 
     @staticmethod
     def _found(text: str) -> dict[tuple[int, int], None]:

@@ -35,30 +35,205 @@ from tracepub.detect.base import Detector, Trigger
 from tracepub.model import Leaf, Span
 
 # System accounts and generic names: kept in every place (not a person).
-SYSTEM_ACCOUNTS = frozenset({
-    "root", "daemon", "bin", "sys", "sync", "games", "man", "lp", "mail", "news", "uucp", "proxy", "backup",
-    "list", "irc", "gnats", "nobody", "nogroup", "systemd", "messagebus", "syslog", "sshd", "ntp", "chrony",
-    "dbus", "polkitd", "avahi", "colord", "gdm", "rtkit", "uuidd", "tss", "kernoops", "whoopsie", "cups",
-    "www-data", "www", "postgres", "mysql", "redis", "nginx", "apache", "docker", "wheel", "staff", "admin",
-    "adm", "sudo", "users", "user", "everyone", "plugdev", "lpadmin", "sambashare", "dialout", "cdrom",
-    "audio", "video", "input", "render", "kvm", "libvirt", "lxd", "netdev", "ubuntu", "debian", "ec2-user",
-    "centos", "fedora", "vagrant", "runner", "jenkins", "gitlab-runner", "circleci", "travis", "codespace",
-    "vscode", "node", "app", "git", "guest", "default", "administrator", "system", "local", "service",
-    "network", "test", "tester", "dev", "developer", "ops", "deploy", "build", "ci", "home", "shared",
-    "public", "name", "username", "me", "you", "your", "yourname", "your-username", "your_username", "youruser",
-    "unknown", "none", "null", "true", "false", "string", "example", "owner", "someone", "anonymous",
-    "linuxbrew", "postfix", "dovecot", "bind", "named", "squid", "memcache", "mongodb", "elasticsearch",
-    "rabbitmq", "zookeeper", "kafka", "hadoop", "hdfs", "yarn", "spark", "grafana", "prometheus", "consul",
-    "vault", "nomad", "jupyter", "jovyan", "coder", "gitpod", "gradle", "maven", "admins", "developers",
-})
+SYSTEM_ACCOUNTS = frozenset(
+    {
+        "root",
+        "daemon",
+        "bin",
+        "sys",
+        "sync",
+        "games",
+        "man",
+        "lp",
+        "mail",
+        "news",
+        "uucp",
+        "proxy",
+        "backup",
+        "list",
+        "irc",
+        "gnats",
+        "nobody",
+        "nogroup",
+        "systemd",
+        "messagebus",
+        "syslog",
+        "sshd",
+        "ntp",
+        "chrony",
+        "dbus",
+        "polkitd",
+        "avahi",
+        "colord",
+        "gdm",
+        "rtkit",
+        "uuidd",
+        "tss",
+        "kernoops",
+        "whoopsie",
+        "cups",
+        "www-data",
+        "www",
+        "postgres",
+        "mysql",
+        "redis",
+        "nginx",
+        "apache",
+        "docker",
+        "wheel",
+        "staff",
+        "admin",
+        "adm",
+        "sudo",
+        "users",
+        "user",
+        "everyone",
+        "plugdev",
+        "lpadmin",
+        "sambashare",
+        "dialout",
+        "cdrom",
+        "audio",
+        "video",
+        "input",
+        "render",
+        "kvm",
+        "libvirt",
+        "lxd",
+        "netdev",
+        "ubuntu",
+        "debian",
+        "ec2-user",
+        "centos",
+        "fedora",
+        "vagrant",
+        "runner",
+        "jenkins",
+        "gitlab-runner",
+        "circleci",
+        "travis",
+        "codespace",
+        "vscode",
+        "node",
+        "app",
+        "git",
+        "guest",
+        "default",
+        "administrator",
+        "system",
+        "local",
+        "service",
+        "network",
+        "test",
+        "tester",
+        "dev",
+        "developer",
+        "ops",
+        "deploy",
+        "build",
+        "ci",
+        "home",
+        "shared",
+        "public",
+        "name",
+        "username",
+        "me",
+        "you",
+        "your",
+        "yourname",
+        "your-username",
+        "your_username",
+        "youruser",
+        "unknown",
+        "none",
+        "null",
+        "true",
+        "false",
+        "string",
+        "example",
+        "owner",
+        "someone",
+        "anonymous",
+        "linuxbrew",
+        "postfix",
+        "dovecot",
+        "bind",
+        "named",
+        "squid",
+        "memcache",
+        "mongodb",
+        "elasticsearch",
+        "rabbitmq",
+        "zookeeper",
+        "kafka",
+        "hadoop",
+        "hdfs",
+        "yarn",
+        "spark",
+        "grafana",
+        "prometheus",
+        "consul",
+        "vault",
+        "nomad",
+        "jupyter",
+        "jovyan",
+        "coder",
+        "gitpod",
+        "gradle",
+        "maven",
+        "admins",
+        "developers",
+    }
+)
 # Hostnames that name an OS image or a role, not a person's machine.
-GENERIC_HOSTS = frozenset({
-    "localhost", "localhost.localdomain", "ubuntu", "debian", "fedora", "centos", "alpine", "archlinux", "arch",
-    "kali", "raspberrypi", "pop-os", "linux", "linuxkit", "docker-desktop", "workstation", "desktop", "laptop",
-    "macbook", "macbook-pro", "macbook-air", "imac", "mac-mini", "mac", "devbox", "dev", "server", "host", "box",
-    "runner", "codespaces", "sandbox", "container", "vm", "default", "github.com", "gitlab.com",
-    "bitbucket.org", "example.com", "hostname", "host.docker.internal", "mycomputer", "myhost", "machine",
-})
+GENERIC_HOSTS = frozenset(
+    {
+        "localhost",
+        "localhost.localdomain",
+        "ubuntu",
+        "debian",
+        "fedora",
+        "centos",
+        "alpine",
+        "archlinux",
+        "arch",
+        "kali",
+        "raspberrypi",
+        "pop-os",
+        "linux",
+        "linuxkit",
+        "docker-desktop",
+        "workstation",
+        "desktop",
+        "laptop",
+        "macbook",
+        "macbook-pro",
+        "macbook-air",
+        "imac",
+        "mac-mini",
+        "mac",
+        "devbox",
+        "dev",
+        "server",
+        "host",
+        "box",
+        "runner",
+        "codespaces",
+        "sandbox",
+        "container",
+        "vm",
+        "default",
+        "github.com",
+        "gitlab.com",
+        "bitbucket.org",
+        "example.com",
+        "hostname",
+        "host.docker.internal",
+        "mycomputer",
+        "myhost",
+        "machine",
+    }
+)
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_.-]{0,31}"
 _HOST = r"[A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]{1,63})*"
@@ -73,20 +248,44 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
     (re.compile(rf"(?<![\w.@%+-])(?P<u>{_NAME})@(?P<h>{_HOST})[ \t]+[~/][^\s]*[ \t]+[$#%>](?=\s|$)"), _AT),
     (re.compile(rf"\[(?P<u>{_NAME})@(?P<h>{_HOST})(?:[ \t][^\]\n]{{0,80}})?\][$#]"), _AT),
     # an ssh public key's comment
-    (re.compile(rf"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{{3}}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
-                rf"@openssh\.com)[ \t]+AAAA[A-Za-z0-9+/]+={{0,3}}[ \t]+(?P<u>{_NAME})@(?P<h>{_HOST})"), _AT),
+    (
+        re.compile(
+            rf"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d{{3}}|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)"
+            rf"@openssh\.com)[ \t]+AAAA[A-Za-z0-9+/]+={{0,3}}[ \t]+(?P<u>{_NAME})@(?P<h>{_HOST})"
+        ),
+        _AT,
+    ),
     # an ssh/scp/rsync target on a command line
-    (re.compile(rf"(?<![\w-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)[ \t][^\n|;&]{{0,200}}?(?<![\w.+-])"
-                rf"(?P<u>{_NAME})@(?P<h>{_HOST})(?=[\s:]|$)"), _AT),
+    (
+        re.compile(
+            rf"(?<![\w-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)[ \t][^\n|;&]{{0,200}}?(?<![\w.+-])"
+            rf"(?P<u>{_NAME})@(?P<h>{_HOST})(?=[\s:]|$)"
+        ),
+        _AT,
+    ),
     # id
     (re.compile(rf"\buid=\d+\((?P<u>{_NAME})\)(?:[ \t]+gid=\d+\((?P<g>{_NAME})\))?"), ("uid=",)),
     # ls -l: permissions, links, owner, group, size
-    (re.compile(rf"{_BOL}[-dlcbpsD][r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-][.@+]?[ \t]+\d+[ \t]+"
-                rf"(?P<u>{_NAME})[ \t]+(?P<g>{_NAME})[ \t]+\d", re.M), ("rw-", "rwx", "r-x", "r--", "rws", "r-s")),
+    (
+        re.compile(
+            rf"{_BOL}[-dlcbpsD][r-][w-][xsS-][r-][w-][xsS-][r-][w-][xtT-][.@+]?[ \t]+\d+[ \t]+"
+            rf"(?P<u>{_NAME})[ \t]+(?P<g>{_NAME})[ \t]+\d",
+            re.M,
+        ),
+        ("rw-", "rwx", "r-x", "r--", "rws", "r-s"),
+    ),
     # ps aux: USER PID %CPU %MEM VSZ RSS
-    (re.compile(rf"{_BOL}(?P<u>{_NAME}\+?)[ \t]+\d+[ \t]+\d+\.\d[ \t]+\d+\.\d[ \t]+\d+[ \t]+\d+[ \t]", re.M), (".",)),
+    (
+        re.compile(
+            rf"{_BOL}(?P<u>{_NAME}\+?)[ \t]+\d+[ \t]+\d+\.\d[ \t]+\d+\.\d[ \t]+\d+[ \t]+\d+[ \t]", re.M
+        ),
+        (".",),
+    ),
     # uname -a
-    (re.compile(rf"{_BOL}(?:Linux|Darwin|FreeBSD)[ \t]+(?P<h>{_HOST})[ \t]+\d+\.\d+", re.M), ("Linux", "Darwin", "FreeBSD")),
+    (
+        re.compile(rf"{_BOL}(?:Linux|Darwin|FreeBSD)[ \t]+(?P<h>{_HOST})[ \t]+\d+\.\d+", re.M),
+        ("Linux", "Darwin", "FreeBSD"),
+    ),
 ]
 # Where one of the places above can be: the detector's trigger (folded text: lower case, digits 0;
 # escape-safe: no anchors, and what follows a quote may be a backslash or a space).
@@ -99,15 +298,33 @@ _TRIGGER_FOLDED = (
     r"uid=0+\(",
     r"0+[ \t]+0+\.0[ \t]+0+\.0[ \t]+0+[ \t]+0+[ \t]",
 )
-_TRIGGER_LITERALS = ("rw-", "rwx", "r-x", "r--", "rws", "r-s", "linux ", "linux\t", "darwin ", "darwin\t",
-                     "freebsd ", "freebsd\t")
+_TRIGGER_LITERALS = (
+    "rw-",
+    "rwx",
+    "r-x",
+    "r--",
+    "rws",
+    "r-s",
+    "linux ",
+    "linux\t",
+    "darwin ",
+    "darwin\t",
+    "freebsd ",
+    "freebsd\t",
+)
 
 
 def account(name: str) -> bool:
     """An account name that can be a person's: not a system or generic account, not a number."""
     low = name.lower().rstrip("+")
-    return (len(low) >= 2 and not low.startswith("_") and low not in SYSTEM_ACCOUNTS and not low.isdigit()
-            and not low.startswith("systemd-") and any(c.isalpha() for c in low))
+    return (
+        len(low) >= 2
+        and not low.startswith("_")
+        and low not in SYSTEM_ACCOUNTS
+        and not low.isdigit()
+        and not low.startswith("systemd-")
+        and any(c.isalpha() for c in low)
+    )
 
 
 def host_name(host: str) -> bool:
@@ -201,13 +418,19 @@ _COMPONENT_END = frozenset("/\\ \t\r\n\"'?#&:;,)(<>|=@%`")
 # A source file's extension: ``/glyph.h`` is a file named after a word, not a compound of a name.
 _CODE_EXT = re.compile(
     r"\.(?:c|h|cc|cpp|hpp|py|pyi|pyx|js|mjs|cjs|ts|tsx|jsx|rs|go|java|kt|rb|php|cs|swift|m|mm|scala|"
-    r"sh|pl|lua|r|md|rst|txt|html?|css|scss|json|ya?ml|toml|xml|ini|cfg|in|svg|png|jpe?g|gif)$", re.I)
+    r"sh|pl|lua|r|md|rst|txt|html?|css|scss|json|ya?ml|toml|xml|ini|cfg|in|svg|png|jpe?g|gif)$",
+    re.I,
+)
 _HANDLE_LEFT = re.compile(r"(?:(?:github|gitlab|bitbucket|codeberg)\.(?:com|org)[/:]|@[\w.-]+:)$", re.I)
-_KEY_LEFT = re.compile(r"(?:owner|user|username|user_name|login)\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?[ \t]*$", re.I)
+_KEY_LEFT = re.compile(
+    r"(?:owner|user|username|user_name|login)\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?[ \t]*$", re.I
+)
 _USER_AT = re.compile(rf"@{_HOST}")
 _PCT_SEP = ("%2F", "%2f", "%5C", "%5c")
 # A home folder's name: /home/u, /Users/u, C:\Users\u, -home-u- (harness folder names), %2Fhome%2Fu.
-_HOME_LEFT = re.compile(r"(?:/home/|/Users/|\\Users\\{1,2}|-home-|-Users-|%2F(?:home|Users)%2F|%5CUsers%5C)$", re.I)
+_HOME_LEFT = re.compile(
+    r"(?:/home/|/Users/|\\Users\\{1,2}|-home-|-Users-|%2F(?:home|Users)%2F|%5CUsers%5C)$", re.I
+)
 
 
 def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
@@ -259,12 +482,12 @@ def _glued_handle(view: str, s: int, e: int, n: int) -> bool:
 
 
 # A first name alone counts next to a greeting or a sign-off.
-_GREETING = re.compile(
-    r"(?i)(?<![\w])(?:thanks|thank you|thx|cheers|hi|hey|hello|dear|cc|ping)[,!:]?[ \t]+$")
+_GREETING = re.compile(r"(?i)(?<![\w])(?:thanks|thank you|thx|cheers|hi|hey|hello|dear|cc|ping)[,!:]?[ \t]+$")
 # ... or alone at the end of a line after a dash ("— Maren") or after a sign-off line ("Thanks,\nMaren").
 _SIGN_OFF = re.compile(
     r"(?i)(?:(?:^|\n)[ \t]*(?:—|–|--)[ \t]*|(?:^|\n)[ \t]*(?:thanks|thank you|cheers|best|regards|best regards|"
-    r"kind regards|all the best|yours)[ \t]*[,!.]?[ \t]*\n[ \t]*)$")
+    r"kind regards|all the best|yours)[ \t]*[,!.]?[ \t]*\n[ \t]*)$"
+)
 _LINE_END = re.compile(r"[ \t]*[,.!]?[ \t]*(?:\n|$)")
 _HERE = re.compile(r"(?:'s)?[ \t]+here\b")
 _NEXT_NAME = re.compile(r"[ \t]+(?:[A-Z]\.[ \t]+)?[A-Z][a-z]")
@@ -274,8 +497,12 @@ def cued(view: str, s: int, e: int) -> bool:
     """Whether the first name at ``view[s:e]`` is capitalised, whole, and next to a greeting or a
     sign-off: "Thanks, Maren", "Hi Maren", "Maren here.", "— Maren", "Thanks,\\nMaren"."""
     n = len(view)
-    if not view[s].isupper() or view[s:e].isupper() or (s and view[s - 1].isalnum()) or \
-            (e < n and (view[e].isalnum() or view[e] == "_")):
+    if (
+        not view[s].isupper()
+        or view[s:e].isupper()
+        or (s and view[s - 1].isalnum())
+        or (e < n and (view[e].isalnum() or view[e] == "_"))
+    ):
         return False  # written as a name ("Maren"; not "MAREN" in "HELLO MAREN", nor inside a word)
     if _NEXT_NAME.match(view, e):
         return False  # "Thanks, Julien Schueller": another Julien

@@ -73,9 +73,11 @@ class Prefilter:
         self.n = len(detectors)
         self.always: list[int] = []
         self.prose_only: frozenset[int] = frozenset(
-            i for i, d in enumerate(detectors) if d.trigger is not None and d.trigger.prose_only)
+            i for i, d in enumerate(detectors) if d.trigger is not None and d.trigger.prose_only
+        )
         self.lines: frozenset[int] = frozenset(
-            i for i, d in enumerate(detectors) if d.trigger is not None and d.trigger.lines)
+            i for i, d in enumerate(detectors) if d.trigger is not None and d.trigger.lines
+        )
         # (detector, regex, on folded text). Patterns that start with a literal are fast: the
         # regex engine skips to that literal itself.
         # (detector, regex, on folded text, anchor: a substring every match holds, or "").
@@ -133,8 +135,17 @@ class Prefilter:
                         line_words.setdefault(lw, set()).add(i)
             if plain:  # as a JSON key: quoted, then a colon (also in JSON written inside a string)
                 value = _SPACED_VALUE if trig.keys_spaced else ""
-                self._key_patterns.append((i, re.compile(
-                    '"(?:' + "|".join(map(re.escape, sorted(plain))) + r')\\*"(?:\s|\\+[nrt])*:' + value)))
+                self._key_patterns.append(
+                    (
+                        i,
+                        re.compile(
+                            '"(?:'
+                            + "|".join(map(re.escape, sorted(plain)))
+                            + r')\\*"(?:\s|\\+[nrt])*:'
+                            + value
+                        ),
+                    )
+                )
             for pat, on_fold in (*((p, False) for p in trig.patterns), *((p, True) for p in trig.folded)):
                 self._patterns.append((i, re.compile(pat), on_fold, _anchor(pat)))
             for group in trig.folded_split:
@@ -166,8 +177,10 @@ class Prefilter:
             if a and a.isascii() and (not on_fold or folded(a) == a) and n not in self._split:
                 for ascii_only in (False, True):
                     words = _gate_words(rx.pattern, a, on_fold, ascii_only)
-                    if all(len(w) >= 2 and (on_fold or len(w) >= 3 or not any(c.isalpha() for c in w))
-                                 for w in words):
+                    if all(
+                        len(w) >= 2 and (on_fold or len(w) >= 3 or not any(c.isalpha() for c in w))
+                        for w in words
+                    ):
                         gated = 2 if ascii_only else 1
                         for w in words:
                             gates.setdefault(w, []).append(n)
@@ -185,12 +198,22 @@ class Prefilter:
         # The same for ASCII texts without a line break (``_plan_line``), without the patterns no
         # ASCII character can start: ([(detector, search, on folded text, anchor)], [(index,
         # detector, search, on folded text)] of the gated ones).
-        self._line_patterns_ascii = [_line_entries([(n, i, rx, on_fold, anchor, gated)
-                                                    for n, i, rx, on_fold, anchor, _, gated in es if anchor is not None])
-                                     for es in self._plan_patterns]
-        self._beyond = frozenset(n for n, _, rx, _, anchor, _, _ in entries if anchor is None and _one_class(rx.pattern))
+        self._line_patterns_ascii = [
+            _line_entries(
+                [
+                    (n, i, rx, on_fold, anchor, gated)
+                    for n, i, rx, on_fold, anchor, _, gated in es
+                    if anchor is not None
+                ]
+            )
+            for es in self._plan_patterns
+        ]
+        self._beyond = frozenset(
+            n for n, _, rx, _, anchor, _, _ in entries if anchor is None and _one_class(rx.pattern)
+        )
         values: dict[str, tuple[frozenset[int], tuple[int, ...], tuple[int, ...]]] = {
-            w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()}
+            w: (frozenset(a), tuple(sorted(b)), ()) for w, (a, b) in leaf_words.items()
+        }
         for w, ns in gates.items():
             ids, line_ids, _ = values.get(w, (frozenset(), (), ()))
             values[w] = (ids, line_ids, tuple(ns))
@@ -209,9 +232,12 @@ class Prefilter:
         # Short strings' plans by their text with every ASCII digit 0 (timestamps: one plan for
         # all). Sound when whatever reads the text itself rather than the folded text (patterns,
         # shape checks) cannot tell one ASCII digit from another (``_digit_blind``).
-        self._short: dict[tuple, tuple[Plan, list]] | None = {} if all(
-            _digit_blind(rx.pattern) for _, rx, on_fold, _ in self._patterns if not on_fold) and all(
-            _digit_blind(p) for p in {rx.pattern for group in checked.values() for _, rx in group}) else None
+        self._short: dict[tuple, tuple[Plan, list]] | None = (
+            {}
+            if all(_digit_blind(rx.pattern) for _, rx, on_fold, _ in self._patterns if not on_fold)
+            and all(_digit_blind(p) for p in {rx.pattern for group in checked.values() for _, rx in group})
+            else None
+        )
 
     # -- literal hits, shared with detectors -----------------------------------------------
     def literal_words(self) -> dict[str, int]:
@@ -240,8 +266,11 @@ class Prefilter:
         key = (text.encode("utf-8", "surrogatepass").translate(_DIGIT_FOLD), prose, only)
         got = short.get(key)
         if got is None:
-            plan = self._plan_line(text, prose) if only is None and text.isascii() and "\n" not in text \
+            plan = (
+                self._plan_line(text, prose)
+                if only is None and text.isascii() and "\n" not in text
                 else self._plan(text, prose, only)
+            )
             if len(short) >= self.SHORT_MAX:
                 short.clear()
             short[key] = (plan, self._last[1])
@@ -375,7 +404,8 @@ class Prefilter:
                 # One class of characters beyond ASCII (a digit beyond ASCII): first searched in
                 # those characters alone, a few per line in a file read with line numbers ("→").
                 if n in self._beyond and not rx.search(
-                        utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")):
+                    utf8.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+                ):
                     continue
             elif anchor and anchor not in subject:
                 continue
@@ -437,8 +467,11 @@ class Prefilter:
                 if len(raw) <= n:
                     break
                 head = raw[:n]
-                found = self._line_auto.matches_ascii(head.encode("ascii").translate(_FOLD)) if head.isascii() \
+                found = (
+                    self._line_auto.matches_ascii(head.encode("ascii").translate(_FOLD))
+                    if head.isascii()
                     else self._line_auto.matches(folded(head))
+                )
                 values = self._line_auto._values
                 prose_only = self.prose_only
                 if any(not values[k] <= prose_only for k, _, _ in found):
@@ -469,5 +502,3 @@ class Prefilter:
                         return self.ANY
                     prose = True
         return self.PROSE if prose else self.NONE
-
-

@@ -82,7 +82,11 @@ def _anchor(pattern: str) -> str | None:
     if parsed.state.flags & re.IGNORECASE:
         return ""
     ops = list(parsed)
-    if ops and ops[0][0] is _parser.IN and list(ops[0][1])[:2] == [(_parser.NEGATE, None), (_parser.RANGE, (0, 0x7F))]:
+    if (
+        ops
+        and ops[0][0] is _parser.IN
+        and list(ops[0][1])[:2] == [(_parser.NEGATE, None), (_parser.RANGE, (0, 0x7F))]
+    ):
         return None  # [^\x00-\x7f...]: no ASCII character
     best, run = "", []
     for op, arg in (*ops, (None, None)):  # consecutive top-level literals: a substring of every match
@@ -118,7 +122,7 @@ def _gate_words(pattern: str, anchor: str, on_fold: bool, ascii_only: bool = Fal
         if run > best:
             start, best = k - run, run
         run = 0
-    if best != len(anchor) or "".join(chr(av) for _, av in ops[start:start + best]) != anchor:
+    if best != len(anchor) or "".join(chr(av) for _, av in ops[start : start + best]) != anchor:
         return plain
 
     def chars(item) -> list[str] | None:  # the characters one item (a literal or class) matches
@@ -195,8 +199,10 @@ def _starts_with(pattern: str, literal: str) -> bool:
     parsed = _parser.parse(pattern)
     if parsed.state.flags & re.IGNORECASE:
         return False
-    ops = list(parsed)[:len(literal)]
-    return len(ops) == len(literal) and all(op is _parser.LITERAL and chr(av) == c for (op, av), c in zip(ops, literal, strict=True))
+    ops = list(parsed)[: len(literal)]
+    return len(ops) == len(literal) and all(
+        op is _parser.LITERAL and chr(av) == c for (op, av), c in zip(ops, literal, strict=True)
+    )
 
 
 def _digit_blind(pattern: str) -> bool:
@@ -233,8 +239,14 @@ def _digit_blind(pattern: str) -> bool:
             elif op in (_parser.ASSERT, _parser.ASSERT_NOT, _parser.ATOMIC_GROUP):
                 if not blind(av[1] if op is not _parser.ATOMIC_GROUP else av):
                     return False
-            elif op not in (_parser.ANY, _parser.AT, _parser.CATEGORY, _parser.NEGATE, _parser.FAILURE,
-                            _parser.SUCCESS):
+            elif op not in (
+                _parser.ANY,
+                _parser.AT,
+                _parser.CATEGORY,
+                _parser.NEGATE,
+                _parser.FAILURE,
+                _parser.SUCCESS,
+            ):
                 return False  # anything else: do not assume
         return True
 

@@ -91,38 +91,60 @@ def _loading(found: list[Kind], left: list[str]) -> list[str]:
         else:
             rows = "one per line (event), every key a JSON column"
         note = MISREAD.get(k.name)
-        lines.append(f"| `{k.name}` | {len(k.files)} | {rows}" + (f" ({note}, so it is loaded raw)" if note
-                                                                   and not k.parsed else "") + " |")
+        lines.append(
+            f"| `{k.name}` | {len(k.files)} | {rows}"
+            + (f" ({note}, so it is loaded raw)" if note and not k.parsed else "")
+            + " |"
+        )
     first = found[0].name
-    lines += ["", "```python", "from datasets import load_dataset", "",
-              f'ds = load_dataset("OWNER/NAME", "{first}", split="train")', "```"]
+    lines += [
+        "",
+        "```python",
+        "from datasets import load_dataset",
+        "",
+        f'ds = load_dataset("OWNER/NAME", "{first}", split="train")',
+        "```",
+    ]
     parsed = [k.name for k in found if k.parsed]
     if parsed:
         names = ", ".join(f"`{n}`" for n in parsed)
-        lines += ["", f"{names} need `pip install teich` (without it `datasets` raises `ImportError`). "
-                  "To read any config raw, as the harness wrote it, download its files and read them "
-                  "line by line:", "", "```python", "import json",
-                  "from huggingface_hub import snapshot_download", "",
-                  f'root = snapshot_download("OWNER/NAME", repo_type="dataset", allow_patterns=["{parsed[0]}/**"])',
-                  "```", "",
-                  "then `json.loads` each line of each `.jsonl` file under `root`."]
+        lines += [
+            "",
+            f"{names} need `pip install teich` (without it `datasets` raises `ImportError`). "
+            "To read any config raw, as the harness wrote it, download its files and read them "
+            "line by line:",
+            "",
+            "```python",
+            "import json",
+            "from huggingface_hub import snapshot_download",
+            "",
+            f'root = snapshot_download("OWNER/NAME", repo_type="dataset", allow_patterns=["{parsed[0]}/**"])',
+            "```",
+            "",
+            "then `json.loads` each line of each `.jsonl` file under `root`.",
+        ]
     if left:
-        lines += ["", f"{len(left)} file(s) are in no config: JSON documents (legacy Gemini CLI, ATIF, `.json` "
-                  "files), which `datasets` cannot read when a key holds a list in one item and text in "
-                  "another, and sidecars such as Claude Code's `.meta.json`. Download them as files "
-                  "(`snapshot_download` as above, with their folder)."]
+        lines += [
+            "",
+            f"{len(left)} file(s) are in no config: JSON documents (legacy Gemini CLI, ATIF, `.json` "
+            "files), which `datasets` cannot read when a key holds a list in one item and text in "
+            "another, and sidecars such as Claude Code's `.meta.json`. Download them as files "
+            "(`snapshot_download` as above, with their folder).",
+        ]
     return lines
 
 
 def _redaction(summary: RunSummary, policy: dict[str, str]) -> list[str]:
     findings, actions, blobs = summary.findings, summary.actions, summary.blobs
     lines = ["", "## Redaction", ""]
-    lines.append("Each value found is replaced by a typed placeholder; the same value has the same "
-                 "placeholder everywhere in this dataset. The suffix (`…`, 8 hex characters) is a keyed "
-                 "hash whose key was not published. The author's own identity, when tracepub knew it, "
-                 "has fixed forms (`<USER>`, `<USER_NAME>`, `<USER_EMAIL>`, `<HOSTNAME>`); other usernames "
-                 "in home folders (`/home/<USER_…>/`) are `pii.username`. In file and folder names the "
-                 "angle brackets are dropped (`-Users-USER_1a2b3c4d-src`).")
+    lines.append(
+        "Each value found is replaced by a typed placeholder; the same value has the same "
+        "placeholder everywhere in this dataset. The suffix (`…`, 8 hex characters) is a keyed "
+        "hash whose key was not published. The author's own identity, when tracepub knew it, "
+        "has fixed forms (`<USER>`, `<USER_NAME>`, `<USER_EMAIL>`, `<HOSTNAME>`); other usernames "
+        "in home folders (`/home/<USER_…>/`) are `pii.username`. In file and folder names the "
+        "angle brackets are dropped (`-Users-USER_1a2b3c4d-src`)."
+    )
     lines += ["", "| type | appears as | occurrences |", "|---|---|---|"]
     for t, n in sorted(findings.items()):
         lines.append(f"| {t} | {placeholder_form(t, policy)} | {n} |")
@@ -131,24 +153,42 @@ def _redaction(summary: RunSummary, policy: dict[str, str]) -> list[str]:
     if actions.get("kept"):
         lines += ["", f"{actions['kept']} occurrence(s) were reviewed and deliberately left in clear."]
     if blobs:
-        lines += ["", "Opaque blobs removed (images, encrypted reasoning, signatures): "
-                  + ", ".join(f"{k}: {v}" for k, v in sorted(blobs.items())) + "."]
+        lines += [
+            "",
+            "Opaque blobs removed (images, encrypted reasoning, signatures): "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(blobs.items()))
+            + ".",
+        ]
     return lines
 
 
 def _quality() -> list[str]:
-    lines = ["", "## Detection quality", "",
-             f"Measured for tracepub {__version__} with `{MEASURED['command']}` on {MEASURED['corpus']} "
-             "(planted fake secrets, personal data, the user's identity and harmless look-alikes):", "",
-             "| measure | value |", "|---|---|"]
+    lines = [
+        "",
+        "## Detection quality",
+        "",
+        f"Measured for tracepub {__version__} with `{MEASURED['command']}` on {MEASURED['corpus']} "
+        "(planted fake secrets, personal data, the user's identity and harmless look-alikes):",
+        "",
+        "| measure | value |",
+        "|---|---|",
+    ]
     lines += [f"| {m} | {v} |" for m, v in MEASURED["rows"]]
-    lines += ["", "The corpus is written by the same people as the detectors: treat these as an upper bound "
-              "on recall for real traces."]
+    lines += [
+        "",
+        "The corpus is written by the same people as the detectors: treat these as an upper bound "
+        "on recall for real traces.",
+    ]
     return lines
 
 
-def render(summary: RunSummary, meta: dict[str, str], found: list[Kind] | None = None,
-           left: list[str] | None = None, policy: dict[str, str] | None = None) -> str:
+def render(
+    summary: RunSummary,
+    meta: dict[str, str],
+    found: list[Kind] | None = None,
+    left: list[str] | None = None,
+    policy: dict[str, str] | None = None,
+) -> str:
     found, left, policy = found or [], left or [], policy or {}
     harnesses = sorted(summary.harnesses)
     tags = ["agent-traces", "tracepub", *[h.replace("_", "-") for h in harnesses]]
@@ -160,9 +200,13 @@ def render(summary: RunSummary, meta: dict[str, str], found: list[Kind] | None =
         if infos:
             extra["dataset_info"] = infos
     data = DatasetCardData(
-        license=meta.get("license") or None, pretty_name=title, tags=tags,
-        task_categories=TASK_CATEGORIES, size_categories=[size_category(summary.sessions)],
-        language=[meta.get("language") or DEFAULT_LANGUAGE], **extra,
+        license=meta.get("license") or None,
+        pretty_name=title,
+        tags=tags,
+        task_categories=TASK_CATEGORIES,
+        size_categories=[size_category(summary.sessions)],
+        language=[meta.get("language") or DEFAULT_LANGUAGE],
+        **extra,
     )
     lines = ["", f"# {title}", ""]
     lines.append(
@@ -176,10 +220,12 @@ def render(summary: RunSummary, meta: dict[str, str], found: list[Kind] | None =
     lines += _redaction(summary, policy)
     lines += ["", "## Review", ""]
     if meta.get("reviewer"):
-        lines.append(f"Reviewed and approved by {meta['reviewer']} on {meta.get('date', '')}, "
-                     f"under the license {meta.get('license') or '(none given)'}. "
-                     "The upload contains exactly the files the reviewer signed off (their sha256 "
-                     "is in the commit message).")
+        lines.append(
+            f"Reviewed and approved by {meta['reviewer']} on {meta.get('date', '')}, "
+            f"under the license {meta.get('license') or '(none given)'}. "
+            "The upload contains exactly the files the reviewer signed off (their sha256 "
+            "is in the commit message)."
+        )
     else:
         lines.append("Not yet approved.")
     lines += _quality()

@@ -67,8 +67,13 @@ def atomic_writer(dest: Path, mode: str = "w", buffering: int = -1) -> Iterator[
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, mode, buffering, encoding=None if "b" in mode else "utf-8",
-                       newline=None if "b" in mode else "") as fh:
+        with os.fdopen(
+            fd,
+            mode,
+            buffering,
+            encoding=None if "b" in mode else "utf-8",
+            newline=None if "b" in mode else "",
+        ) as fh:
             yield fh
             sync_file(fh)
         replace_durably(tmp, dest)
@@ -151,8 +156,13 @@ def compute_files(dataset_dir: Path, known: Known | None = None) -> FileTable:
     return {rel: table[rel] for rel in order}
 
 
-def build_manifest(out: Path | OutDir, config_hash: str, run_id: str, extra: dict[str, Any] | None = None,
-                   known: Known | None = None) -> dict[str, Any]:
+def build_manifest(
+    out: Path | OutDir,
+    config_hash: str,
+    run_id: str,
+    extra: dict[str, Any] | None = None,
+    known: Known | None = None,
+) -> dict[str, Any]:
     manifest: dict[str, Any] = {
         "tool": "tracepub",
         "tool_version": __version__,

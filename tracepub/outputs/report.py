@@ -53,8 +53,11 @@ def _identity(out: Path | OutDir) -> list[dict[str, str]]:
     except (OSError, ValueError):
         return []
     items = (data.get("values", data.get("identity", [])) if isinstance(data, dict) else data) or []
-    return [{"type": i.get("type", ""), "origin": i.get("origin", ""), "masked": i.get("masked", "")}
-            for i in items if isinstance(i, dict)]
+    return [
+        {"type": i.get("type", ""), "origin": i.get("origin", ""), "masked": i.get("masked", "")}
+        for i in items
+        if isinstance(i, dict)
+    ]
 
 
 def _decisions(out: Path | OutDir) -> dict[str, Any]:
@@ -136,8 +139,12 @@ def render(out: Path | OutDir, summary: RunSummary, agg: Aggregate | None = None
     for g in detailed:
         if not g.flagged:
             by_family.setdefault(g.family, []).append(g)
-    titles = {"secret": "Secrets", "custom": "Added by the reviewer", "identity": "Your identity",
-              "pii": "Personal data"}
+    titles = {
+        "secret": "Secrets",
+        "custom": "Added by the reviewer",
+        "identity": "Your identity",
+        "pii": "Personal data",
+    }
     for fam in sorted(by_family, key=lambda f: _ORDER.get(f, 9)):
         sections.append((fam, titles.get(fam, fam.title()), by_family[fam]))
     problems, skipped, sessions = summary.problems, summary.skipped, summary.sessions

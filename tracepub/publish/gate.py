@@ -97,10 +97,22 @@ def _interruptible() -> Iterator[None]:
             signal.signal(s, h)
 
 
-def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False, message: str | None = None,
-            replace: bool = False, license_: str | None = None, secrets: tuple[str, ...] = (),
-            secrets_files: tuple[Path, ...] = (), target: Target | None = None, pr: bool = False,
-            path_in_repo: str | None = None, timeout: float = TIMEOUT) -> Result:
+def publish(
+    out: Path,
+    repo: str,
+    *,
+    public: bool = False,
+    dry_run: bool = False,
+    message: str | None = None,
+    replace: bool = False,
+    license_: str | None = None,
+    secrets: tuple[str, ...] = (),
+    secrets_files: tuple[Path, ...] = (),
+    target: Target | None = None,
+    pr: bool = False,
+    path_in_repo: str | None = None,
+    timeout: float = TIMEOUT,
+) -> Result:
     target = target or target_for()
     target.check_id(repo)
     signoff, manifest = verify(out, license_)
@@ -112,11 +124,18 @@ def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False
         raise Refusal(f"{OutDir(out).dataset} holds no session file to contribute: nothing was sent")
     sha = signoff["manifest_sha256"]
     sent_names = [n for n in names if n in paths]
-    result = Result(repo=repo, dry_run=dry_run, private=not public, manifest_sha256=sha, pr=pr,
-                    files=[{"path": paths[n], "size": signed[n]["size"], "sha256": signed[n]["sha256"]}
-                           for n in sent_names],
-                    bytes=sum(signed[n]["size"] for n in sent_names),
-                    commit_message=_commit_message(message, sha, len(sent_names)))
+    result = Result(
+        repo=repo,
+        dry_run=dry_run,
+        private=not public,
+        manifest_sha256=sha,
+        pr=pr,
+        files=[
+            {"path": paths[n], "size": signed[n]["size"], "sha256": signed[n]["sha256"]} for n in sent_names
+        ],
+        bytes=sum(signed[n]["size"] for n in sent_names),
+        commit_message=_commit_message(message, sha, len(sent_names)),
+    )
     missing: list[str] = []
     if dry_run:
         hits = rescan(OutDir(out).dataset, names, out, signoff["reviewer"], secrets, secrets_files, missing)
@@ -124,18 +143,31 @@ def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False
             refuse_hits(hits, out)
         _note_missing(result, missing)
         result.notes.append(f"re-scan: {len(names)} file(s) checked, no high-confidence value found")
-        result.notes.append("dry run: nothing was sent and the Hub was not contacted "
-                            "(existing files and visibility are checked only by a real publish)")
+        result.notes.append(
+            "dry run: nothing was sent and the Hub was not contacted "
+            "(existing files and visibility are checked only by a real publish)"
+        )
         return result
     with _interruptible(), staged(out, signed) as copies:
         hits = rescan(copies.root, names, out, signoff["reviewer"], secrets, secrets_files, missing)
         if hits:
             refuse_hits(hits, out)
         _note_missing(result, missing)
-        description = (f"Signed off by {signoff['reviewer']} at {signoff['time']}; run {signoff['run_id']}; "
-                       f"tracepub {__version__}. Every file's sha256 is in the signed manifest.")
-        sent = target.send(copies, repo, public=public, replace=replace, message=result.commit_message,
-                           description=description, pr=pr, prefix=path_in_repo, timeout=timeout)
+        description = (
+            f"Signed off by {signoff['reviewer']} at {signoff['time']}; run {signoff['run_id']}; "
+            f"tracepub {__version__}. Every file's sha256 is in the signed manifest."
+        )
+        sent = target.send(
+            copies,
+            repo,
+            public=public,
+            replace=replace,
+            message=result.commit_message,
+            description=description,
+            pr=pr,
+            prefix=path_in_repo,
+            timeout=timeout,
+        )
     result.private, result.unchanged = sent.private, sent.unchanged
     result.url, result.commit = sent.url, sent.commit
     result.nothing_changed, result.pr_url = sent.nothing_changed, sent.pr_url
@@ -146,6 +178,8 @@ def publish(out: Path, repo: str, *, public: bool = False, dry_run: bool = False
 def _note_missing(result: Result, missing: list[str]) -> None:
     if missing:
         kinds = ", ".join(sorted(set(missing)))
-        result.notes.append(f"re-scan: {len(missing)} exact value(s) that redact matched were not available now "
-                            f"({kinds}); the signed files were redacted for them, but the re-scan could not look "
-                            "for them (give them with --secret/--secrets-file)")
+        result.notes.append(
+            f"re-scan: {len(missing)} exact value(s) that redact matched were not available now "
+            f"({kinds}); the signed files were redacted for them, but the re-scan could not look "
+            "for them (give them with --secret/--secrets-file)"
+        )

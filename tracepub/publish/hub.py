@@ -48,8 +48,10 @@ def check_paths(names: list[str]) -> None:
     before anything is staged or sent (the Hub's own refusal said nothing useful)."""
     for n in names:
         if _BAD_NAME.search(n):
-            raise Refusal(f"the Hub cannot store the file name {n!r} (a backslash or control character): "
-                          "nothing was sent; rename the source file and run redact and approve again")
+            raise Refusal(
+                f"the Hub cannot store the file name {n!r} (a backslash or control character): "
+                "nothing was sent; rename the source file and run redact and approve again"
+            )
 
 
 def check_prefix(prefix: str | None) -> str | None:
@@ -59,7 +61,9 @@ def check_prefix(prefix: str | None) -> str | None:
         return None
     parts = [p for p in prefix.strip("/").split("/") if p]
     if any(p in (".", "..") for p in parts) or _BAD_NAME.search(prefix):
-        raise ValueError(f"{prefix!r} is not a folder inside the repository: use e.g. sessions or data/traces")
+        raise ValueError(
+            f"{prefix!r} is not a folder inside the repository: use e.g. sessions or data/traces"
+        )
     return "/".join(parts)
 
 
@@ -107,16 +111,22 @@ def failure(exc: BaseException, repo: str, token: str, seconds: float) -> Refusa
     """One line for a failed Hub call: a timeout, a refused token, or the Hub's own first line."""
     tail = " (nothing is published unless the commit went through; run publish again)"
     if _timed_out(exc):
-        return Refusal(f"the Hub did not answer within {seconds:g} s (publishing to {repo}): nothing was "
-                       "published unless the commit went through; check your connection, or pass a longer "
-                       "--timeout, and run publish again")
+        return Refusal(
+            f"the Hub did not answer within {seconds:g} s (publishing to {repo}): nothing was "
+            "published unless the commit went through; check your connection, or pass a longer "
+            "--timeout, and run publish again"
+        )
     status = _status(exc)
     if status == 401:
-        return Refusal(f"the Hub refused the token (401 Unauthorized) for {repo}: check HF_TOKEN, or run "
-                       "`hf auth login`, then publish again")
+        return Refusal(
+            f"the Hub refused the token (401 Unauthorized) for {repo}: check HF_TOKEN, or run "
+            "`hf auth login`, then publish again"
+        )
     if status == 403:
-        return Refusal(f"the token may not write to {repo} (403 Forbidden): check its permissions (HF_TOKEN, or "
-                       "`hf auth login` with a write token), then publish again")
+        return Refusal(
+            f"the token may not write to {repo} (403 Forbidden): check its permissions (HF_TOKEN, or "
+            "`hf auth login` with a write token), then publish again"
+        )
     first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return Refusal(f"upload to {repo} failed: {_scrub(first, token)}{tail}")
 
@@ -169,8 +179,10 @@ class HubTarget:
                 info = look()
                 if pr:
                     if info is None:
-                        raise Refusal(f"dataset {repo} was not found (or the token cannot see it): --pr contributes "
-                                      "to an existing dataset; check the name, and HF_TOKEN or `hf auth login`")
+                        raise Refusal(
+                            f"dataset {repo} was not found (or the token cannot see it): --pr contributes "
+                            "to an existing dataset; check the name, and HF_TOKEN or `hf auth login`"
+                        )
                     _check_existing(api, info, staged, paths, repo, sent, public, replace)
                     url = f"{api.endpoint}/datasets/{repo}"
                 else:
@@ -201,7 +213,11 @@ class HubTarget:
                     if n in paths
                 ]
                 commit = api.create_commit(
-                    repo, ops, repo_type="dataset", commit_message=message, commit_description=description,
+                    repo,
+                    ops,
+                    repo_type="dataset",
+                    commit_message=message,
+                    commit_description=description,
                     create_pr=pr,
                 )
         except Refusal:

@@ -74,7 +74,9 @@ def disk_files(out: Path) -> FileTable:
     dataset = OutDir(out).dataset
     for p in dataset_files(dataset):
         if p.is_symlink():
-            raise Refusal(f"{p} is a symbolic link; tracepub never writes one: remove it and run the command again")
+            raise Refusal(
+                f"{p} is a symbolic link; tracepub never writes one: remove it and run the command again"
+            )
     return compute_files(dataset)
 
 
@@ -83,8 +85,10 @@ def verify_disk(out: Path) -> dict[str, Any]:
     manifest = load_manifest(out)
     diff = diff_files(manifest.get("files", {}), disk_files(out))
     if diff:
-        raise Refusal(f"dataset/ does not match manifest.json ({_diff_line(diff)}): run `tracepub review {out}` "
-                      "or `tracepub redact` again to regenerate it, then approve")
+        raise Refusal(
+            f"dataset/ does not match manifest.json ({_diff_line(diff)}): run `tracepub review {out}` "
+            "or `tracepub redact` again to regenerate it, then approve"
+        )
     return manifest
 
 
@@ -95,8 +99,10 @@ def plan(out: Path, license_: str | None = None, title: str | None = None) -> Pl
     files = manifest["files"]
     harnesses: Counter[str] = Counter(name.split("/", 1)[0] for name in files if "/" in name)
     if not harnesses:
-        raise Refusal(f"{OutDir(out).dataset} holds no session file, so there is nothing to approve: "
-                      "run `tracepub redact SOURCES --out DIR` with sessions first")
+        raise Refusal(
+            f"{OutDir(out).dataset} holds no session file, so there is nothing to approve: "
+            "run `tracepub redact SOURCES --out DIR` with sessions first"
+        )
     flagged = sum(1 for g in aggregate(iter_findings(out)).groups.values() if g.flagged)
     meta = _card_meta(state, license_, title)
     return Plan(
@@ -112,8 +118,9 @@ def plan(out: Path, license_: str | None = None, title: str | None = None) -> Pl
     )
 
 
-def _card_meta(state: dict[str, Any], license_: str | None, title: str | None,
-               language: str | None = None) -> dict[str, str]:
+def _card_meta(
+    state: dict[str, Any], license_: str | None, title: str | None, language: str | None = None
+) -> dict[str, str]:
     meta = dict(state.get("options", {}).get("card", {}) or {})
     for key, value in (("license", license_), ("title", title), ("language", language)):
         if value:
@@ -126,12 +133,20 @@ def require_license(out: Path, license_: str | None) -> None:
     is a refusal, never a silent ``other`` (the Hub shows "other" with no terms at all)."""
     if license_ or runstate.read(out).get("options", {}).get("card", {}).get("license"):
         return
-    raise Refusal(f"no license chosen for the dataset card: run `tracepub approve {out} --reviewer NAME "
-                  "--license ID` (a Hub license id such as cc-by-4.0, cc0-1.0, mit, apache-2.0)")
+    raise Refusal(
+        f"no license chosen for the dataset card: run `tracepub approve {out} --reviewer NAME "
+        "--license ID` (a Hub license id such as cc-by-4.0, cc0-1.0, mit, apache-2.0)"
+    )
 
 
-def approve(out: Path, reviewer: str, license_: str | None = None, title: str | None = None,
-            now: datetime | None = None, language: str | None = None) -> dict[str, str]:
+def approve(
+    out: Path,
+    reviewer: str,
+    license_: str | None = None,
+    title: str | None = None,
+    now: datetime | None = None,
+    language: str | None = None,
+) -> dict[str, str]:
     """Settle the card, rewrite the manifest, write signoff.json; returns the signoff."""
     if not reviewer.strip():
         raise Refusal("--reviewer must name the person who reviewed the dataset")
@@ -142,8 +157,11 @@ def approve(out: Path, reviewer: str, license_: str | None = None, title: str | 
     meta = _card_meta(state, license_, title, language)
     if license_ or title or language:
         runstate.update_card(out, {"license": license_, "title": title, "language": language})
-    card.write_card(out, RunSummary.from_json(state.get("summary", {})),
-                    {**meta, "reviewer": reviewer.strip(), "date": now.date().isoformat()})
+    card.write_card(
+        out,
+        RunSummary.from_json(state.get("summary", {})),
+        {**meta, "reviewer": reviewer.strip(), "date": now.date().isoformat()},
+    )
     files = disk_files(out)
     # Only the card may have changed since verification; anything else changed meanwhile.
     diff = [d for d in diff_files(manifest["files"], files) if d != f"changed: {OutDir.CARD}"]
@@ -167,17 +185,23 @@ def check_signoff(out: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     od = OutDir(out)
     path = od.signoff
     if not path.exists():
-        raise Refusal(f"no sign-off in {out}: review the report, then run `tracepub approve {out} --reviewer NAME`")
+        raise Refusal(
+            f"no sign-off in {out}: review the report, then run `tracepub approve {out} --reviewer NAME`"
+        )
     try:
         signoff = json.loads(path.read_text(encoding="utf-8"))
         sha, run_id = signoff["manifest_sha256"], signoff["run_id"]
     except (ValueError, KeyError, TypeError) as exc:
-        raise Refusal(f"{path} is not a valid sign-off: run `tracepub approve {out} --reviewer NAME` again") from exc
+        raise Refusal(
+            f"{path} is not a valid sign-off: run `tracepub approve {out} --reviewer NAME` again"
+        ) from exc
     load_manifest(out)  # a clear refusal if missing or broken
     data = od.manifest.read_bytes()  # hash and parse the same bytes
     manifest = json.loads(data)
     actual = hashlib.sha256(data).hexdigest()
     if actual != sha or manifest.get("run_id") != run_id:
-        raise Refusal("signoff.json does not match manifest.json (the dataset was regenerated after approval, "
-                      f"or the sign-off comes from another folder): run `tracepub approve {out} --reviewer NAME` again")
+        raise Refusal(
+            "signoff.json does not match manifest.json (the dataset was regenerated after approval, "
+            f"or the sign-off comes from another folder): run `tracepub approve {out} --reviewer NAME` again"
+        )
     return signoff, manifest

@@ -88,13 +88,19 @@ def too_deep(text: str, value: Any, limit: int = MAX_DEPTH) -> bool:
         if isinstance(v, dict):
             if depth > limit:
                 return True
-            stack.extend((x, depth + 1) for x in v.values() if not isinstance(x, (int, float, bool)) and x is not None)
+            stack.extend(
+                (x, depth + 1) for x in v.values() if not isinstance(x, (int, float, bool)) and x is not None
+            )
         elif isinstance(v, list):
             if depth > limit:
                 return True
             stack.extend((x, depth + 1) for x in v if not isinstance(x, (int, float, bool)) and x is not None)
-        elif isinstance(v, str) and len(v) > 2 * (limit - depth) and v.lstrip()[:1] in ("{", "[") \
-                and v.count("{") + v.count("[") > limit - depth:
+        elif (
+            isinstance(v, str)
+            and len(v) > 2 * (limit - depth)
+            and v.lstrip()[:1] in ("{", "[")
+            and v.count("{") + v.count("[") > limit - depth
+        ):
             try:
                 stack.append((loads(v.strip()), depth))
             except RecursionError:  # deeper than the parsers go: the walker could not read it either
@@ -178,7 +184,9 @@ class Reader:
         """The output files ``path`` makes. A session whose content names files outside the
         source tree (see ``inside``) is yielded as a ``Problem`` instead: discovery lists it
         and reads nothing of it."""
-        yield Unit(self.name, path, self.relpath(path, root), "jsonl", deps=(path,), reader=type(self).__name__)
+        yield Unit(
+            self.name, path, self.relpath(path, root), "jsonl", deps=(path,), reader=type(self).__name__
+        )
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
         raise NotImplementedError
@@ -285,7 +293,9 @@ class JsonDocReader(Reader):
     suffixes = (".json",)
 
     def units(self, path: Path, root: Path) -> Iterator[Unit]:
-        yield Unit(self.name, path, self.relpath(path, root), "json", deps=(path,), reader=type(self).__name__)
+        yield Unit(
+            self.name, path, self.relpath(path, root), "json", deps=(path,), reader=type(self).__name__
+        )
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
         yield from self.records_digest(unit, problems, None)
@@ -298,7 +308,9 @@ class JsonDocReader(Reader):
         try:
             raw = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(Problem(str(unit.source), None, f"invalid UTF-8 ({exc.reason}); bad bytes replaced"))
+            problems.append(
+                Problem(str(unit.source), None, f"invalid UTF-8 ({exc.reason}); bad bytes replaced")
+            )
             raw = data.decode("utf-8", "replace")
         try:
             value = loads(raw)
@@ -308,7 +320,9 @@ class JsonDocReader(Reader):
         except ValueError as exc:
             deep = _depth_error(exc)
             if not deep:
-                problems.append(Problem(str(unit.source), None, f"not valid JSON ({exc}); kept as plain text"))
+                problems.append(
+                    Problem(str(unit.source), None, f"not valid JSON ({exc}); kept as plain text")
+                )
                 yield Record(1, raw, raw=raw, raw_text=True)
                 return
         if deep:
@@ -329,7 +343,9 @@ class JsonDocReader(Reader):
         """Fold the document into the session description."""
 
 
-def records_hashing(reader: Reader, unit: Unit, problems: list[Problem], digest: Any) -> Iterator[Record] | None:
+def records_hashing(
+    reader: Reader, unit: Unit, problems: list[Problem], digest: Any
+) -> Iterator[Record] | None:
     """``reader.records(unit, problems)``, feeding ``digest`` (a hashlib object) every byte of the
     unit's one file as it is read: once the records are all read, ``digest`` is the digest of
     the bytes redacted (the pipeline's input hash for incremental runs, without reading the file
@@ -338,8 +354,11 @@ def records_hashing(reader: Reader, unit: Unit, problems: list[Problem], digest:
     if (unit.deps or (unit.source,)) != (unit.source,):
         return None
     for base in (JsonlReader, JsonDocReader):
-        if isinstance(reader, base) and type(reader).records is base.records \
-                and type(reader).records_digest is base.records_digest:
+        if (
+            isinstance(reader, base)
+            and type(reader).records is base.records
+            and type(reader).records_digest is base.records_digest
+        ):
             return reader.records_digest(unit, problems, digest)
     return None
 

@@ -14,9 +14,22 @@ from tracepub.model import SessionInfo, Unit
 from tracepub.readers.base import JsonDocReader, JsonlReader, head_document, head_lines, iter_jsonl, size_of
 
 _TYPES = {
-    "user", "assistant", "summary", "system", "file-history-snapshot", "queue-operation", "attachment",
-    "ai-title", "custom-title", "progress", "permission-mode", "mode", "last-prompt", "worktree-state",
-    "pr-link", "agent-setting",
+    "user",
+    "assistant",
+    "summary",
+    "system",
+    "file-history-snapshot",
+    "queue-operation",
+    "attachment",
+    "ai-title",
+    "custom-title",
+    "progress",
+    "permission-mode",
+    "mode",
+    "last-prompt",
+    "worktree-state",
+    "pr-link",
+    "agent-setting",
 }
 
 
@@ -107,7 +120,6 @@ class ClaudeCode(JsonlReader):
             return False
         return record.get("type") in ("user", "assistant") and not record.get("isMeta")
 
-
     def prose_strings(self, record: Any) -> list[str]:
         """The strings ``is_prose`` accepts, in the order a walk meets them, read where they can
         be instead of walking the whole record (tool output is most of it)."""
@@ -125,8 +137,13 @@ class ClaudeCode(JsonlReader):
             return [content]
         if not isinstance(content, list):
             return []
-        return [v for block in content if isinstance(block, dict)
-                for k, v in block.items() if isinstance(v, str) and k in ("text", "thinking")]
+        return [
+            v
+            for block in content
+            if isinstance(block, dict)
+            for k, v in block.items()
+            if isinstance(v, str) and k in ("text", "thinking")
+        ]
 
 
 class ClaudeCodeMeta(JsonDocReader):
@@ -138,8 +155,12 @@ class ClaudeCodeMeta(JsonDocReader):
     def sniff(self, path: Path, head: bytes) -> bool:
         # By content: a small object naming the subagent's type and the tool call that spawned it.
         doc = head_document(path, head)
-        return isinstance(doc, dict) and "agentType" in doc and ("toolUseId" in doc or "description" in doc) \
+        return (
+            isinstance(doc, dict)
+            and "agentType" in doc
+            and ("toolUseId" in doc or "description" in doc)
             and len(doc) <= 12
+        )
 
     def relpath(self, path: Path, root: Path) -> str:
         return _relpath(path, root) or super().relpath(path, root)

@@ -20,17 +20,38 @@ from tracepub.model import SessionInfo
 from tracepub.readers.base import JsonlReader, fold_time, head_lines
 
 ENVELOPE_TYPES = {
-    "session_meta", "response_item", "event_msg", "turn_context", "compacted", "world_state",
+    "session_meta",
+    "response_item",
+    "event_msg",
+    "turn_context",
+    "compacted",
+    "world_state",
     "inter_agent_communication",
 }
 ITEM_TYPES = {
-    "message", "reasoning", "function_call", "function_call_output", "custom_tool_call",
-    "custom_tool_call_output", "local_shell_call", "web_search_call", "ghost_snapshot", "compaction",
-    "tool_search_call", "tool_search_output", "image_generation_call",
+    "message",
+    "reasoning",
+    "function_call",
+    "function_call_output",
+    "custom_tool_call",
+    "custom_tool_call_output",
+    "local_shell_call",
+    "web_search_call",
+    "ghost_snapshot",
+    "compaction",
+    "tool_search_call",
+    "tool_search_output",
+    "image_generation_call",
 }
 TOOL_CALL_TYPES = {"function_call", "custom_tool_call", "local_shell_call", "web_search_call"}
 # Text Codex injects as "user" messages; not the person's own words.
-_INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md", "<INSTRUCTIONS>", "<turn_aborted>")
+_INJECTED = (
+    "<environment_context>",
+    "<user_instructions>",
+    "# AGENTS.md",
+    "<INSTRUCTIONS>",
+    "<turn_aborted>",
+)
 
 
 def codex_home(env: dict[str, str], home: Path) -> Path:
@@ -42,8 +63,13 @@ def _is_envelope(v: Any) -> bool:
 
 
 def _is_legacy_meta(v: Any) -> bool:
-    return (isinstance(v, dict) and "type" not in v and "id" in v and "timestamp" in v
-            and ("instructions" in v or "git" in v or "cwd" in v or "originator" in v))
+    return (
+        isinstance(v, dict)
+        and "type" not in v
+        and "id" in v
+        and "timestamp" in v
+        and ("instructions" in v or "git" in v or "cwd" in v or "originator" in v)
+    )
 
 
 def _is_legacy_item(v: Any) -> bool:
@@ -117,7 +143,8 @@ class Codex(JsonlReader):
         t = payload.get("type")
         if kind == "event_msg":
             return (t in ("user_message", "agent_message") and path == ("message",)) or (
-                t == "agent_reasoning" and path == ("text",))
+                t == "agent_reasoning" and path == ("text",)
+            )
         if kind != "response_item":
             return False
         if t == "message" and payload.get("role") in ("user", "assistant") and not _injected(payload):

@@ -32,12 +32,18 @@ MESSAGE_TYPES = ("user", "gemini", "info", "error", "warning")
 
 
 def _is_meta(v: Any) -> bool:
-    return isinstance(v, dict) and "sessionId" in v and "type" not in v and (
-        "projectHash" in v or "startTime" in v)
+    return (
+        isinstance(v, dict)
+        and "sessionId" in v
+        and "type" not in v
+        and ("projectHash" in v or "startTime" in v)
+    )
 
 
 def _is_line(v: Any) -> bool:
-    return isinstance(v, dict) and ("$set" in v or "$rewindTo" in v or ("id" in v and v.get("type") in MESSAGE_TYPES))
+    return isinstance(v, dict) and (
+        "$set" in v or "$rewindTo" in v or ("id" in v and v.get("type") in MESSAGE_TYPES)
+    )
 
 
 def project_dir(path: Path) -> Path | None:
@@ -114,7 +120,7 @@ class _Fold:
             target = str(v["$rewindTo"])
             if target in self.messages:
                 keys = list(self.messages)
-                for k in keys[keys.index(target):]:
+                for k in keys[keys.index(target) :]:
                     del self.messages[k]
         elif "id" in v:
             self.message(v)
@@ -204,8 +210,12 @@ class GeminiCliLegacy(JsonDocReader):
 
     def sniff(self, path: Path, head: bytes) -> bool:
         doc = head_document(path, head)
-        return (isinstance(doc, dict) and "sessionId" in doc and isinstance(doc.get("messages"), list)
-                and ("projectHash" in doc or "startTime" in doc))
+        return (
+            isinstance(doc, dict)
+            and "sessionId" in doc
+            and isinstance(doc.get("messages"), list)
+            and ("projectHash" in doc or "startTime" in doc)
+        )
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
         return chats_folders(home)

@@ -54,7 +54,12 @@ def _openai_describe(row: Any, info: SessionInfo) -> None:
 
 
 def _openai_prose(row: Any, path: tuple) -> bool:
-    if not isinstance(row, dict) or len(path) < 3 or path[0] not in _CONTAINERS or not isinstance(path[1], int):
+    if (
+        not isinstance(row, dict)
+        or len(path) < 3
+        or path[0] not in _CONTAINERS
+        or not isinstance(path[1], int)
+    ):
         return False
     msgs = row.get(path[0])
     if not isinstance(msgs, list) or path[1] >= len(msgs) or not isinstance(msgs[path[1]], dict):
@@ -63,7 +68,8 @@ def _openai_prose(row: Any, path: tuple) -> bool:
         return False
     rest = path[2:]
     return rest in (("content",), ("text",), ("reasoning_content",)) or (
-        len(rest) == 3 and rest[0] == "content" and rest[2] == "text")
+        len(rest) == 3 and rest[0] == "content" and rest[2] == "text"
+    )
 
 
 def _rows(doc: Any) -> list:
@@ -139,8 +145,11 @@ def _sharegpt_row(v: Any) -> bool:
     if not isinstance(v, dict):
         return False
     conv = v.get("conversations")
-    return isinstance(conv, list) and bool(conv) and all(
-        isinstance(t, dict) and "from" in t and "value" in t for t in conv[:5])
+    return (
+        isinstance(conv, list)
+        and bool(conv)
+        and all(isinstance(t, dict) and "from" in t and "value" in t for t in conv[:5])
+    )
 
 
 def _sharegpt_describe(row: Any, info: SessionInfo) -> None:
@@ -178,8 +187,12 @@ class Atif(JsonDocReader):
 
     def sniff(self, path: Path, head: bytes) -> bool:
         doc = head_document(path, head)
-        return (isinstance(doc, dict) and isinstance(doc.get("schema_version"), str)
-                and doc["schema_version"].startswith("ATIF-") and isinstance(doc.get("steps"), list))
+        return (
+            isinstance(doc, dict)
+            and isinstance(doc.get("schema_version"), str)
+            and doc["schema_version"].startswith("ATIF-")
+            and isinstance(doc.get("steps"), list)
+        )
 
     def describe(self, doc: Any, info: SessionInfo) -> None:
         if not isinstance(doc, dict):
@@ -200,7 +213,12 @@ class Atif(JsonDocReader):
                 info.tool_calls += len(step["tool_calls"])
 
     def is_prose(self, record: Any, path: tuple) -> bool:
-        if not isinstance(record, dict) or len(path) < 3 or path[0] != "steps" or not isinstance(path[1], int):
+        if (
+            not isinstance(record, dict)
+            or len(path) < 3
+            or path[0] != "steps"
+            or not isinstance(path[1], int)
+        ):
             return False
         steps = record.get("steps")
         if not isinstance(steps, list) or path[1] >= len(steps) or not isinstance(steps[path[1]], dict):
@@ -209,7 +227,8 @@ class Atif(JsonDocReader):
             return False
         rest = path[2:]
         return rest in (("message",), ("reasoning_content",)) or (
-            len(rest) == 3 and rest[0] == "message" and rest[2] == "text")
+            len(rest) == 3 and rest[0] == "message" and rest[2] == "text"
+        )
 
 
 # -- STS -----------------------------------------------------------------------------------------
@@ -221,8 +240,11 @@ class Sts(JsonlReader):
     def sniff(self, path: Path, head: bytes) -> bool:
         lines = head_lines(head, 4)
         # STS lines, or pi's entries (the Hub accepts pi's format with a ``harness`` in the header).
-        return bool(lines) and sts.is_sts_header(lines[0]) and all(
-            isinstance(v, dict) and isinstance(v.get("type"), str) for v in lines[1:])
+        return (
+            bool(lines)
+            and sts.is_sts_header(lines[0])
+            and all(isinstance(v, dict) and isinstance(v.get("type"), str) for v in lines[1:])
+        )
 
     def describe(self, record: dict, info: SessionInfo) -> None:
         sts.describe(record, info)

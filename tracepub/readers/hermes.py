@@ -78,8 +78,15 @@ class HermesDb(Reader):
             order = "started_at, id" if "started_at" in sq.columns(con, "sessions") else "id"
             for row in con.execute(f"SELECT id FROM sessions ORDER BY {order}"):
                 sid = str(row[0])
-                yield Unit(self.name, path, _filename(sid), "jsonl", key=sid, deps=(path,),
-                           reader=type(self).__name__)
+                yield Unit(
+                    self.name,
+                    path,
+                    _filename(sid),
+                    "jsonl",
+                    key=sid,
+                    deps=(path,),
+                    reader=type(self).__name__,
+                )
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
         with closing(sq.connect(unit.source)) as con:
@@ -94,7 +101,9 @@ class HermesDb(Reader):
                 if prow is not None:
                     extra["system_prompt"] = sq.row_dict(prow)
             n = 1
-            yield Record(n, sts.session_line(HARNESS, str(session.get("id")), session.get("title"), hermes=extra))
+            yield Record(
+                n, sts.session_line(HARNESS, str(session.get("id")), session.get("title"), hermes=extra)
+            )
             cur = con.cursor()
             cur.execute("SELECT * FROM messages WHERE session_id = ? ORDER BY id", (unit.key,))
             for mrow in cur:
@@ -115,7 +124,8 @@ class HermesDb(Reader):
             fold_time(info, s.get("started_at"))
             fold_time(info, s.get("ended_at"))
             for role, content, calls, ts in con.execute(
-                    "SELECT role, content, tool_calls, timestamp FROM messages WHERE session_id = ?", (unit.key,)):
+                "SELECT role, content, tool_calls, timestamp FROM messages WHERE session_id = ?", (unit.key,)
+            ):
                 info.size += len(content or "") + len(calls or "")
                 if role in ("user", "assistant"):
                     info.messages += 1
@@ -150,8 +160,10 @@ def message_from_row(row: dict) -> dict:
         msg["content"] = ""
     calls = _parse_calls(extra.get("tool_calls"))
     if calls is not None and all(
-        isinstance(c, dict) and isinstance(c.get("function"), dict)
-        and isinstance(c["function"].get("arguments", ""), str) for c in calls
+        isinstance(c, dict)
+        and isinstance(c.get("function"), dict)
+        and isinstance(c["function"].get("arguments", ""), str)
+        for c in calls
     ):
         msg["toolCalls"] = calls
         del extra["tool_calls"]
@@ -170,8 +182,16 @@ def message_from_row(row: dict) -> dict:
 _THINK = re.compile(r"<think>\n?(.*?)\n?</think>\n?", re.S)
 _TOOL_CALL = re.compile(r"<tool_call>\s*(.*?)\s*</tool_call>", re.S)
 _TOOL_RESPONSE = re.compile(r"<tool_response>\s*(.*?)\s*</tool_response>", re.S)
-_ROLES = {"system": "system", "human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant",
-          "tool": "tool", "function": "tool", "observation": "tool"}
+_ROLES = {
+    "system": "system",
+    "human": "user",
+    "user": "user",
+    "gpt": "assistant",
+    "assistant": "assistant",
+    "tool": "tool",
+    "function": "tool",
+    "observation": "tool",
+}
 
 
 def _json_or_none(text: str) -> Any:
@@ -220,8 +240,13 @@ def sharegpt_to_sts(turns: list, key: str = HARNESS) -> Iterator[dict]:
                 if isinstance(resp, dict) and "content" in resp:
                     cid = str(resp.get("tool_call_id") or cid)
                     content = resp["content"]
-                msg = {"role": "tool", "toolCallId": cid,
-                       "content": content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)}
+                msg = {
+                    "role": "tool",
+                    "toolCallId": cid,
+                    "content": content
+                    if isinstance(content, str)
+                    else json.dumps(content, ensure_ascii=False),
+                }
                 yield sts.message_line(msg, **({key: turn} if j == 0 else {}))
         else:
             yield sts.message_line({"role": role, "content": value}, **{key: turn})
@@ -235,8 +260,12 @@ class HermesSessionLog(Reader):
 
     def sniff(self, path: Path, head: bytes) -> bool:
         doc = head_document(path, head)
-        return (isinstance(doc, dict) and "session_id" in doc and isinstance(doc.get("conversations"), list)
-                and all(isinstance(t, dict) and "from" in t for t in doc["conversations"][:3]))
+        return (
+            isinstance(doc, dict)
+            and "session_id" in doc
+            and isinstance(doc.get("conversations"), list)
+            and all(isinstance(t, dict) and "from" in t for t in doc["conversations"][:3])
+        )
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
         return [hermes_home(env, home) / "sessions"]
@@ -244,18 +273,24 @@ class HermesSessionLog(Reader):
     def units(self, path: Path, root: Path) -> Iterator[Unit]:
         doc = loads(path.read_text(encoding="utf-8", errors="replace"))
         sid = str(doc.get("session_id") or path.stem)
-        yield Unit(self.name, path, _filename(sid), "jsonl", key=sid, deps=(path,), reader=type(self).__name__)
+        yield Unit(
+            self.name, path, _filename(sid), "jsonl", key=sid, deps=(path,), reader=type(self).__name__
+        )
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
         raw = unit.source.read_bytes()
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(Problem(str(unit.source), None, f"invalid UTF-8 ({exc.reason}); bad bytes replaced"))
+            problems.append(
+                Problem(str(unit.source), None, f"invalid UTF-8 ({exc.reason}); bad bytes replaced")
+            )
             text = raw.decode("utf-8", "replace")
         doc = loads(text)
         header = {k: v for k, v in doc.items() if k != "conversations"}
-        yield Record(1, sts.session_line(HARNESS, str(doc.get("session_id") or unit.key), None, hermes=header))
+        yield Record(
+            1, sts.session_line(HARNESS, str(doc.get("session_id") or unit.key), None, hermes=header)
+        )
         for n, line in enumerate(sharegpt_to_sts(doc.get("conversations") or []), 2):
             yield Record(n, line)
 
@@ -288,7 +323,9 @@ class HermesTrajectories(JsonlReader):
     def sniff(self, path: Path, head: bytes) -> bool:
         lines = head_lines(head, 3)
         return bool(lines) and all(
-            isinstance(v, dict) and isinstance(v.get("conversations"), list) and "completed" in v for v in lines)
+            isinstance(v, dict) and isinstance(v.get("conversations"), list) and "completed" in v
+            for v in lines
+        )
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
         base = hermes_home(env, home)
@@ -312,6 +349,11 @@ def sharegpt_prose(record: Any, path: tuple) -> bool:
         return False
     turns = record.get("conversations")
     i = path[1]
-    if not isinstance(turns, list) or not isinstance(i, int) or i >= len(turns) or not isinstance(turns[i], dict):
+    if (
+        not isinstance(turns, list)
+        or not isinstance(i, int)
+        or i >= len(turns)
+        or not isinstance(turns[i], dict)
+    ):
         return False
     return turns[i].get("from") in ("human", "gpt", "user", "assistant")

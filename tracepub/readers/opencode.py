@@ -73,12 +73,21 @@ def convert(info: Any, parts: list[Any], original: dict) -> list[dict]:
         state = p.get("state") if isinstance(p.get("state"), dict) else {}
         calls.append(sts.tool_call(p.get("callID"), p.get("tool"), state.get("input")))
         status = state.get("status")
-        out = state.get("output") if status == "completed" else state.get("error") if status == "error" else None
+        out = (
+            state.get("output")
+            if status == "completed"
+            else state.get("error")
+            if status == "error"
+            else None
+        )
         if out is None:
             continue
         st_time = state.get("time") if isinstance(state.get("time"), dict) else {}
-        result: dict[str, Any] = {"role": "tool", "toolCallId": str(p.get("callID") or ""),
-                                  "content": out if isinstance(out, str) else json.dumps(out, ensure_ascii=False)}
+        result: dict[str, Any] = {
+            "role": "tool",
+            "toolCallId": str(p.get("callID") or ""),
+            "content": out if isinstance(out, str) else json.dumps(out, ensure_ascii=False),
+        }
         ts = sts.epoch_ms(st_time.get("end") or st_time.get("start"))
         if ts is not None:
             result["timestamp"] = ts
@@ -131,8 +140,15 @@ class OpenCodeDb(Reader):
                 raise sqlite3.DatabaseError(f"no {', '.join(sorted(missing))} table")
             for row in con.execute("SELECT id FROM session ORDER BY time_created, id"):
                 sid = _session_id(row[0])
-                yield Unit(self.name, path, _filename(sid), "jsonl", key=sid, deps=(path,),
-                           reader=type(self).__name__)
+                yield Unit(
+                    self.name,
+                    path,
+                    _filename(sid),
+                    "jsonl",
+                    key=sid,
+                    deps=(path,),
+                    reader=type(self).__name__,
+                )
 
     def records(self, unit: Unit, problems: list[Problem]) -> Iterator[Record]:
         with closing(sq.connect(unit.source)) as con:
@@ -147,26 +163,45 @@ class OpenCodeDb(Reader):
                 if prow is not None:
                     original["project"] = sq.row_dict(prow)
             if "todo" in have:
-                todos = [sq.row_dict(r) for r in con.execute(
-                    "SELECT * FROM todo WHERE session_id = ? ORDER BY rowid", (unit.key,))]
+                todos = [
+                    sq.row_dict(r)
+                    for r in con.execute(
+                        "SELECT * FROM todo WHERE session_id = ? ORDER BY rowid", (unit.key,)
+                    )
+                ]
                 if todos:
                     original["todos"] = todos
             n = 1
-            yield Record(n, sts.session_line(HARNESS, _session_id(session.get("id")), session.get("title"),
-                                             opencode=original))
+            yield Record(
+                n,
+                sts.session_line(
+                    HARNESS, _session_id(session.get("id")), session.get("title"), opencode=original
+                ),
+            )
             cur = con.cursor()
             cur.execute("SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id", (unit.key,))
             for mrow in cur:
                 message = sq.row_dict(mrow)
                 message["data"] = self._data(message, unit, problems)
                 parts = []
-                for prow in con.execute("SELECT * FROM part WHERE message_id = ? ORDER BY id", (message["id"],)):
+                for prow in con.execute(
+                    "SELECT * FROM part WHERE message_id = ? ORDER BY id", (message["id"],)
+                ):
                     part = sq.row_dict(prow)
                     part["data"] = self._data(part, unit, problems)
                     parts.append(part)
-                info = self._object(message["data"], id=message.get("id"), sessionID=message.get("session_id"))
-                objs = [self._object(p["data"], id=p.get("id"), sessionID=p.get("session_id"),
-                                     messageID=p.get("message_id")) for p in parts]
+                info = self._object(
+                    message["data"], id=message.get("id"), sessionID=message.get("session_id")
+                )
+                objs = [
+                    self._object(
+                        p["data"],
+                        id=p.get("id"),
+                        sessionID=p.get("session_id"),
+                        messageID=p.get("message_id"),
+                    )
+                    for p in parts
+                ]
                 for line in convert(info, objs, {"message": message, "parts": parts}):
                     n += 1
                     yield Record(n, line)
@@ -175,7 +210,9 @@ class OpenCodeDb(Reader):
     def _data(row: dict, unit: Unit, problems: list[Problem]) -> Any:
         value = _parse(row.get("data"))
         if isinstance(row.get("data"), str) and value is row.get("data"):
-            problems.append(Problem(str(unit.source), None, f"row {row.get('id')}: data is not JSON; kept as text"))
+            problems.append(
+                Problem(str(unit.source), None, f"row {row.get('id')}: data is not JSON; kept as text")
+            )
         return value
 
     @staticmethod
@@ -193,7 +230,9 @@ class OpenCodeDb(Reader):
                 return info
             s = sq.row_dict(row)
             info.project = s.get("directory") if isinstance(s.get("directory"), str) else None
-            info.parent = s.get("parent_id") if isinstance(s.get("parent_id"), str) and s["parent_id"] else None
+            info.parent = (
+                s.get("parent_id") if isinstance(s.get("parent_id"), str) and s["parent_id"] else None
+            )
             fold_time(info, s.get("time_created"))
             fold_time(info, s.get("time_updated"))
             size = 0
@@ -235,7 +274,11 @@ class OpenCodeLegacy(Reader):
                 if inside(path, doc) is None:  # a symlink out of the tree: not even sniffed
                     continue
                 value = self._load(doc, [])
-                return isinstance(value, dict) and "id" in value and ("projectID" in value or "directory" in value)
+                return (
+                    isinstance(value, dict)
+                    and "id" in value
+                    and ("projectID" in value or "directory" in value)
+                )
         return False
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
@@ -247,13 +290,20 @@ class OpenCodeLegacy(Reader):
                 yield Problem(str(doc), None, f"resolves outside {path} (a symlink); not read")
                 continue
             value = self._load(doc, [])
-            sid = value.get("id") if isinstance(value, dict) and isinstance(value.get("id"), str) else doc.stem
+            sid = (
+                value.get("id") if isinstance(value, dict) and isinstance(value.get("id"), str) else doc.stem
+            )
             if inside(path, "message", sid) is None:  # the id is not echoed: it is content
-                yield Problem(str(doc), None,
-                              f"its session id names a folder that resolves outside {path}; session not read")
+                yield Problem(
+                    str(doc),
+                    None,
+                    f"its session id names a folder that resolves outside {path}; session not read",
+                )
                 continue
             deps = (doc, *(f for msg, parts in self._tree(path, sid, []) for f in (msg, *parts)))
-            yield Unit(self.name, doc, _filename(sid), "jsonl", key=sid, deps=deps, reader=type(self).__name__)
+            yield Unit(
+                self.name, doc, _filename(sid), "jsonl", key=sid, deps=deps, reader=type(self).__name__
+            )
 
     @staticmethod
     def _storage(unit: Unit) -> Path:
@@ -262,6 +312,7 @@ class OpenCodeLegacy(Reader):
     def _tree(self, storage: Path, sid: str, problems: list[Problem]) -> list[tuple[Path, list[Path]]]:
         """The session's message documents, each with its part documents: only files inside
         ``storage`` (``inside``); one that resolves elsewhere is a problem and is left out."""
+
         def refused(path: Path, what: str) -> None:
             problems.append(Problem(str(path), None, f"{what} outside {storage}; not read"))
 
@@ -314,13 +365,16 @@ class OpenCodeLegacy(Reader):
         if isinstance(pid, str):
             project = inside(storage, "project", f"{pid}.json")
             if project is None:
-                problems.append(Problem(str(unit.source), None,
-                                        f"its projectID names a file outside {storage}; not read"))
+                problems.append(
+                    Problem(str(unit.source), None, f"its projectID names a file outside {storage}; not read")
+                )
             elif project.is_file():
                 original["project"] = self._load(project, problems)
         todo = inside(storage, "todo", f"{unit.key}.json")
         if todo is None:
-            problems.append(Problem(str(unit.source), None, f"its session id names a file outside {storage}; not read"))
+            problems.append(
+                Problem(str(unit.source), None, f"its session id names a file outside {storage}; not read")
+            )
         elif todo.is_file():
             original["todos"] = self._load(todo, problems)
         title = session.get("title") if isinstance(session, dict) else None

@@ -15,8 +15,15 @@ from tracepub.model import SessionInfo
 from tracepub.readers.base import JsonlReader, fold_time, head_lines
 
 ENTRY_TYPES = {
-    "message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom",
-    "custom_message", "label", "session_info",
+    "message",
+    "model_change",
+    "thinking_level_change",
+    "compaction",
+    "branch_summary",
+    "custom",
+    "custom_message",
+    "label",
+    "session_info",
 }
 
 
@@ -40,8 +47,12 @@ class Pi(JsonlReader):
         if not ("cwd" in first or "version" in first):
             return False
         # Tree entries carry a parentId (v2+; the first one's is null) or a known entry type (v1).
-        return all(isinstance(v, dict) and isinstance(v.get("type"), str)
-                   and ("parentId" in v or v["type"] in ENTRY_TYPES) for v in lines[1:])
+        return all(
+            isinstance(v, dict)
+            and isinstance(v.get("type"), str)
+            and ("parentId" in v or v["type"] in ENTRY_TYPES)
+            for v in lines[1:]
+        )
 
     def default_locations(self, env: dict[str, str], home: Path) -> list[Path]:
         return [agent_dir(env, home) / "sessions"]
@@ -50,7 +61,7 @@ class Pi(JsonlReader):
         parts = path.parts
         for i in range(len(parts) - 2, -1, -1):
             if parts[i] == "sessions":
-                return Path(*parts[i + 1:]).as_posix()
+                return Path(*parts[i + 1 :]).as_posix()
         return super().relpath(path, root)
 
     def describe(self, record: dict, info: SessionInfo) -> None:

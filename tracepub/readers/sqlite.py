@@ -61,7 +61,9 @@ def sniff_tables(path: Path, head: bytes, needed: set[str], store_names: tuple[s
     except sqlite3.Error:
         return path.name in store_names or any(
             path.name.startswith(n.split("*")[0]) and path.name.endswith(n.split("*")[-1])
-            for n in store_names if "*" in n)
+            for n in store_names
+            if "*" in n
+        )
 
 
 def row_dict(row: sqlite3.Row) -> dict:

@@ -41,9 +41,11 @@ def arguments_text(arguments: Any) -> str:
 
 
 def tool_call(id_: Any, name: Any, arguments: Any, **extra: Any) -> dict:
-    return {"id": "" if id_ is None else str(id_),
-            "function": {"name": "" if name is None else str(name), "arguments": arguments_text(arguments)},
-            **extra}
+    return {
+        "id": "" if id_ is None else str(id_),
+        "function": {"name": "" if name is None else str(name), "arguments": arguments_text(arguments)},
+        **extra,
+    }
 
 
 def epoch_ms(ts: Any) -> int | None:
@@ -59,7 +61,12 @@ def is_sts_header(value: Any) -> bool:
 
 def is_prose(record: Any, path: tuple) -> bool:
     """User and assistant text: ``message.content`` (or its text parts) and ``reasoningContent``."""
-    if not isinstance(record, dict) or record.get("type") != "message" or len(path) < 2 or path[0] != "message":
+    if (
+        not isinstance(record, dict)
+        or record.get("type") != "message"
+        or len(path) < 2
+        or path[0] != "message"
+    ):
         return False
     msg = record.get("message")
     if not isinstance(msg, dict) or msg.get("role") not in ("user", "assistant"):

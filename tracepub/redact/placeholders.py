@@ -84,7 +84,8 @@ class Namer:
             if len(self._ids) >= 100_000:
                 self._ids.clear()
             vid = self._ids[value] = hmac.new(
-                self._key, value.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:16]
+                self._key, value.encode("utf-8", "surrogatepass"), hashlib.sha256
+            ).hexdigest()[:16]
         return vid
 
     def placeholder(self, type_: str, value: str) -> str:

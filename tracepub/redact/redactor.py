@@ -39,8 +39,9 @@ def mask(value: str, type_: str) -> str:
 
 
 class Redactor:
-    def __init__(self, engine: Engine, namer: Namer, keep_ids: set[str] | None = None,
-                 remove_blobs: bool = True):
+    def __init__(
+        self, engine: Engine, namer: Namer, keep_ids: set[str] | None = None, remove_blobs: bool = True
+    ):
         self.engine = engine
         self.namer = namer
         self.keep_ids = keep_ids or set()
@@ -67,7 +68,9 @@ class Redactor:
         # the user's own exact values (the engine matches them everywhere already).
         self.found: Found = {}
         self._own = frozenset(v.lower() for v in engine.cfg.identity)
-        self._own_accounts = frozenset(v.lower() for v, t in engine.cfg.identity.items() if t == "identity.username")
+        self._own_accounts = frozenset(
+            v.lower() for v, t in engine.cfg.identity.items() if t == "identity.username"
+        )
 
     def start_unit(self, file: str, harness: str, is_prose, prose_strings=None) -> None:
         """``is_prose(record, path)``: the reader's; ``prose_strings(record)``: the reader's
@@ -229,8 +232,11 @@ class Redactor:
     # -- findings ----------------------------------------------------------------------------
     def finding_dicts(self) -> list[dict]:
         """The findings made since ``start_unit`` (or the last ``findings.clear()``), as dicts."""
-        return [{"id": fid.decode(), "file": file, "record": record, "path": where, **_fields(st)}
-                for file, record, where, fids, static, _ in self.findings for fid, st in zip(fids, static, strict=True)]
+        return [
+            {"id": fid.decode(), "file": file, "record": record, "path": where, **_fields(st)}
+            for file, record, where, fids, static, _ in self.findings
+            for fid, st in zip(fids, static, strict=True)
+        ]
 
     def findings_jsonl(self) -> bytes:
         """The findings as findings.jsonl lines: the bytes ``orjson.dumps`` gives each dict of
@@ -325,19 +331,43 @@ class Redactor:
             mid = mids.get(mkey, False)
             if mid is False:
                 try:
-                    mid = mids[mkey] = dumps({"type": s.type, "detector": s.detector, "confidence": conf, "action": action,
-                                              "placeholder": placeholder, "value": shown, "value_id": vid})[1:-1]
+                    mid = mids[mkey] = dumps(
+                        {
+                            "type": s.type,
+                            "detector": s.detector,
+                            "confidence": conf,
+                            "action": action,
+                            "placeholder": placeholder,
+                            "value": shown,
+                            "value_id": vid,
+                        }
+                    )[1:-1]
                 except TypeError:  # orjson refuses it (a lone surrogate): raised where the finding is written
                     mid = mids[mkey] = None
             tail = None
-            if mid is not None and s.start.__class__ is int and s.end.__class__ is int:  # as orjson writes them
+            if (
+                mid is not None and s.start.__class__ is int and s.end.__class__ is int
+            ):  # as orjson writes them
                 try:
                     tail = b'"start":%d,"end":%d,%s,"context":{"before":%s,"after":%s}}\n' % (
-                        s.start, s.end, mid, dumps(before), dumps(after))
+                        s.start,
+                        s.end,
+                        mid,
+                        dumps(before),
+                        dumps(after),
+                    )
                 except TypeError:
                     pass
-            static.append((s.start, s.type, action, tail,
-                           (vid, shown, s.type, s.detector, action, float(conf), placeholder, before, after), s))
+            static.append(
+                (
+                    s.start,
+                    s.type,
+                    action,
+                    tail,
+                    (vid, shown, s.type, s.detector, action, float(conf), placeholder, before, after),
+                    s,
+                )
+            )
         return new, static
 
 
@@ -356,9 +386,18 @@ def _fields(st: tuple) -> dict[str, Any]:
     """A finding's fields but id, file, record and path (the dict findings.jsonl serialises)."""
     s = st[_ST_SPAN]
     vid, shown, _, _, action, _, placeholder, before, after = st[_ST_FOLD]
-    return {"start": s.start, "end": s.end, "type": s.type, "detector": s.detector, "confidence": s.confidence,
-            "action": action, "placeholder": placeholder, "value": shown, "value_id": vid,
-            "context": {"before": before, "after": after}}
+    return {
+        "start": s.start,
+        "end": s.end,
+        "type": s.type,
+        "detector": s.detector,
+        "confidence": s.confidence,
+        "action": action,
+        "placeholder": placeholder,
+        "value": shown,
+        "value_id": vid,
+        "context": {"before": before, "after": after},
+    }
 
 
 def _carried(text: str, static: list[tuple], own: frozenset[str]) -> tuple[tuple[str, tuple[str, str]], ...]:

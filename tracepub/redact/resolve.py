@@ -68,7 +68,11 @@ def shadows(s: Span, type_: str, confidence: float) -> bool:
     ``s`` ranks higher, or the same and is more confident), so the winner is the same first
     maximum; the stretch starts where it did (``s`` starts there too); and with ``s`` marked
     redacted the cluster is not "review" either way and ``s`` alone is returned as it is."""
-    return s.end > s.start and s.action == REDACTED and (_rank(s.type), s.confidence) > (_rank(type_), confidence)
+    return (
+        s.end > s.start
+        and s.action == REDACTED
+        and (_rank(s.type), s.confidence) > (_rank(type_), confidence)
+    )
 
 
 def _merge(cluster: list[Span], end: int) -> Span:

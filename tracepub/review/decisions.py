@@ -52,7 +52,12 @@ def append(out: Path | OutDir, action: str, reviewer: str | None = None, **field
     never half-written; the file is created 0600 (it may hold values to redact)."""
     if action not in ACTIONS:
         raise ValueError(f"unknown decision {action!r}")
-    entry = {"time": datetime.now(UTC).isoformat(timespec="seconds"), "reviewer": reviewer, "action": action, **fields}
+    entry = {
+        "time": datetime.now(UTC).isoformat(timespec="seconds"),
+        "reviewer": reviewer,
+        "action": action,
+        **fields,
+    }
     p = OutDir(out).decisions
     p.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)

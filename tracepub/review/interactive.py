@@ -56,8 +56,10 @@ def default_reviewer() -> str:
 
 def check_dir(out: Path) -> None:
     if not OutDir(out).run_file.exists():
-        raise Refusal(f"{out} is not a tracepub output folder (no review/run.json): "
-                      f"run `tracepub redact SOURCES --out {out}` first")
+        raise Refusal(
+            f"{out} is not a tracepub output folder (no review/run.json): "
+            f"run `tracepub redact SOURCES --out {out}` first"
+        )
 
 
 def load_groups(out: Path) -> dict[str, ValueGroup]:
@@ -84,8 +86,10 @@ def resolve_ids(out: Path, ids: Iterable[str], groups: dict[str, ValueGroup] | N
                 if not pending:
                     break
     if pending:
-        raise Refusal(f"no value or finding with id {', '.join(sorted(pending))} in {out}/review/findings.jsonl: "
-                      "copy an id from review/report.html")
+        raise Refusal(
+            f"no value or finding with id {', '.join(sorted(pending))} in {out}/review/findings.jsonl: "
+            "copy an id from review/report.html"
+        )
     return result
 
 
@@ -95,7 +99,9 @@ def blocks_publish(g: ValueGroup) -> bool:
 
 def validate_add(text: str) -> str:
     if len(text.strip()) < MIN_ADD:
-        raise ValueError(f"--add needs at least {MIN_ADD} characters (a shorter value would match everywhere)")
+        raise ValueError(
+            f"--add needs at least {MIN_ADD} characters (a shorter value would match everywhere)"
+        )
     return text.strip()
 
 
@@ -109,10 +115,19 @@ def validate_regex(rx: str) -> str:
     return rx
 
 
-def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: Iterable[str] = (),
-           add: Iterable[str] = (), add_regex: Iterable[str] = (),
-           extra: Iterable[tuple[str, dict[str, str]]] = (), apply_now: bool = True,
-           progress: bool = False, secrets: Iterable[str] = (), secrets_files: Iterable[Path] = ()) -> Outcome:
+def decide(
+    out: Path,
+    reviewer: str | None,
+    keep: Iterable[str] = (),
+    redact: Iterable[str] = (),
+    add: Iterable[str] = (),
+    add_regex: Iterable[str] = (),
+    extra: Iterable[tuple[str, dict[str, str]]] = (),
+    apply_now: bool = True,
+    progress: bool = False,
+    secrets: Iterable[str] = (),
+    secrets_files: Iterable[Path] = (),
+) -> Outcome:
     """Record decisions, then (if they change anything) re-run the redaction from the sources.
 
     ``extra`` takes other decision actions as ``(action, fields)``, e.g.
@@ -131,12 +146,17 @@ def decide(out: Path, reviewer: str | None, keep: Iterable[str] = (), redact: It
         vid = ids[i]
         g = groups.get(vid)
         if g is not None and g.type.startswith("custom."):
-            outcome.warnings.append(f"{vid}: added by a reviewer, so it stays redacted (decisions to add win)")
+            outcome.warnings.append(
+                f"{vid}: added by a reviewer, so it stays redacted (decisions to add win)"
+            )
         elif g is not None and blocks_publish(g):
             outcome.warnings.append(
-                f"{vid} ({g.type}, {g.value}) is a high-confidence secret: publish refuses while it is in clear")
+                f"{vid} ({g.type}, {g.value}) is a high-confidence secret: publish refuses while it is in clear"
+            )
         elif g is not None and g.type.startswith("identity."):
-            outcome.warnings.append(f"{vid} is your own {g.type.partition('.')[2]}: it will be published in clear")
+            outcome.warnings.append(
+                f"{vid} is your own {g.type.partition('.')[2]}: it will be published in clear"
+            )
         outcome.appended.append(decisions.append(out, "keep", reviewer, value_id=vid))
     for i in redact:
         outcome.appended.append(decisions.append(out, "redact", reviewer, value_id=ids[i]))
@@ -163,26 +183,35 @@ def _voided(out: Path) -> bool:
 
 
 def _changed(a: decisions.Decisions, b: decisions.Decisions) -> bool:
-    return (a.keep_ids != b.keep_ids or a.add_values != b.add_values or a.add_regexes != b.add_regexes
-            or a.dropped_sessions != b.dropped_sessions)
+    return (
+        a.keep_ids != b.keep_ids
+        or a.add_values != b.add_values
+        or a.add_regexes != b.add_regexes
+        or a.dropped_sessions != b.dropped_sessions
+    )
 
 
 def _mask(text: str) -> str:
     return text[:2] + "…" + text[-1:] if len(text) > 4 else text[:1] + "…"
 
 
-def apply(out: Path, progress: bool = False, secrets: Iterable[str] = (),
-          secrets_files: Iterable[Path] = ()) -> RunSummary:
+def apply(
+    out: Path, progress: bool = False, secrets: Iterable[str] = (), secrets_files: Iterable[Path] = ()
+) -> RunSummary:
     """Re-run the redaction into ``out`` from the stored sources and options (decisions folded in).
 
     The exact values (identity, ``--secret``) are collected again, never read from a store;
     ``load_options`` refuses if one the last run used is missing, so a re-run never redacts less."""
     check_dir(out)
-    opts = runstate.load_options(out, secrets=tuple(secrets), secrets_files=tuple(secrets_files), progress=progress)
+    opts = runstate.load_options(
+        out, secrets=tuple(secrets), secrets_files=tuple(secrets_files), progress=progress
+    )
     missing = [str(s) for s in opts.sources if not Path(s).exists()]
     if missing:
-        raise Refusal(f"source {missing[0]} no longer exists, so dataset/ was left as it was; the decisions are "
-                      "saved in review/decisions.jsonl and apply when you run `tracepub redact` with the sources")
+        raise Refusal(
+            f"source {missing[0]} no longer exists, so dataset/ was left as it was; the decisions are "
+            "saved in review/decisions.jsonl and apply when you run `tracepub redact` with the sources"
+        )
     return run(opts)
 
 
@@ -204,8 +233,15 @@ class Asked:
         return any(e.get("action") in ("keep", "redact", "add", "add_regex") for e in self.outcome.appended)
 
 
-def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callable[..., None],
-                prompt: Prompt, style: Callable[..., str], asked: Asked | None = None) -> Asked:
+def interactive(
+    out: Path,
+    reviewer: str | None,
+    all_values: bool,
+    echo: Callable[..., None],
+    prompt: Prompt,
+    style: Callable[..., str],
+    asked: Asked | None = None,
+) -> Asked:
     """Go through flagged values (or all with ``all_values``), recording each decision when it is
     made; a session id to drop is checked when typed (a mistyped one is said at once, and asked
     again, instead of failing the whole review at the end). ``asked`` collects what was recorded
@@ -242,23 +278,36 @@ def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callabl
 
     if not todo:
         echo("No flagged values" + ("" if all_values else " (use --all to go through every value)") + ".")
-    choices = "k keep in clear · r redact · s skip · a add a value · x add a regex · d drop a session · q quit"
+    choices = (
+        "k keep in clear · r redact · s skip · a add a value · x add a regex · d drop a session · q quit"
+    )
     for n, g in enumerate(todo, 1):
         echo("")
-        echo(style(f"[{n}/{len(todo)}] {g.type}", bold=True)
-             + f"  ({', '.join(d for d, _ in g.detectors.most_common(2))}, confidence {g.conf_max:.2f})")
+        echo(
+            style(f"[{n}/{len(todo)}] {g.type}", bold=True)
+            + f"  ({', '.join(d for d, _ in g.detectors.most_common(2))}, confidence {g.conf_max:.2f})"
+        )
         state = "kept in clear" if g.value_id in kept_now else f"replaced by {g.placeholder}"
         echo(f"  value {style(g.value, fg='yellow', bold=True)}  ({state})  id {g.value_id}")
         echo(f"  {g.count} occurrence(s) in {g.n_files} file(s): {', '.join(g.files)}")
         for sn in g.snippets:
-            echo("  …" + sn["before"][-40:].replace("\n", " ") + style(g.value, reverse=True)
-                 + sn["after"][:40].replace("\n", " ") + "…")
+            echo(
+                "  …"
+                + sn["before"][-40:].replace("\n", " ")
+                + style(g.value, reverse=True)
+                + sn["after"][:40].replace("\n", " ")
+                + "…"
+            )
         while True:
             choice = prompt(choices, default="s", show_default=True).strip().lower()[:1]
             if choice == "k":
                 record("keep", value_id=g.value_id)
                 if blocks_publish(g):
-                    echo(style("  note: a high-confidence secret; publish refuses while it is in clear", fg="red"))
+                    echo(
+                        style(
+                            "  note: a high-confidence secret; publish refuses while it is in clear", fg="red"
+                        )
+                    )
             elif choice == "r":
                 record("redact", value_id=g.value_id)
             elif more(choice):
@@ -270,8 +319,11 @@ def interactive(out: Path, reviewer: str | None, all_values: bool, echo: Callabl
                 continue
             break
     if not todo:
-        while more(prompt("a add a value · x add a regex · d drop a session · q quit", default="q"
-                          ).strip().lower()[:1]):
+        while more(
+            prompt("a add a value · x add a regex · d drop a session · q quit", default="q")
+            .strip()
+            .lower()[:1]
+        ):
             pass
     return asked
 
@@ -282,7 +334,9 @@ def _drop(out: Path, reviewer: str, prompt: Prompt, echo: Callable[..., None], a
     from tracepub.review.sessions import DropError, drop_session
 
     while True:
-        sid = prompt("  session id to leave out (see `tracepub sessions`)", default="", show_default=False).strip()
+        sid = prompt(
+            "  session id to leave out (see `tracepub sessions`)", default="", show_default=False
+        ).strip()
         if not sid:
             return
         try:
@@ -316,8 +370,13 @@ def pending(out: Path) -> bool:
         return False
 
 
-def finish(out: Path, asked: Asked, progress: bool = False, secrets: Iterable[str] = (),
-           secrets_files: Iterable[Path] = ()) -> Outcome:
+def finish(
+    out: Path,
+    asked: Asked,
+    progress: bool = False,
+    secrets: Iterable[str] = (),
+    secrets_files: Iterable[Path] = (),
+) -> Outcome:
     """Apply what an interactive review recorded (and any earlier decisions not applied yet)."""
     outcome = asked.outcome
     if asked.redo or pending(out):
@@ -335,14 +394,18 @@ def describe(out: Path, o: Outcome) -> list[str]:
     lines = [f"Recorded {len(o.appended)} decision(s) in {od.decisions}."]
     lines += [f"warning: {w}" for w in o.warnings]
     if o.applied and o.summary is not None:
-        lines.append(f"Applied: {od.dataset} was redacted again from the sources and {od.manifest} rewritten "
-                     f"(sha256 {o.summary.manifest_sha256[:16]}…).")
+        lines.append(
+            f"Applied: {od.dataset} was redacted again from the sources and {od.manifest} rewritten "
+            f"(sha256 {o.summary.manifest_sha256[:16]}…)."
+        )
         if od.signoff.exists() and not o.signoff_invalidated:
             lines.append("The sign-off still holds: dataset/ has exactly the bytes that were signed.")
         else:
-            lines.append("Any earlier sign-off no longer matches"
-                         + (" (signoff.json is now stale)" if o.signoff_invalidated else "")
-                         + f": run `tracepub approve {out} --reviewer NAME` before publishing.")
+            lines.append(
+                "Any earlier sign-off no longer matches"
+                + (" (signoff.json is now stale)" if o.signoff_invalidated else "")
+                + f": run `tracepub approve {out} --reviewer NAME` before publishing."
+            )
     elif o.appended:
         lines.append("Nothing changed in dataset/ (the decisions were already in effect).")
     return lines
@@ -354,6 +417,8 @@ def flagged_lines(out: Path) -> list[str]:
     lines = [f"{len(groups)} flagged value(s) (already redacted; keep the false positives in clear):"]
     for g in groups:
         lines.append(f"  {g.value_id}  {g.type:<28} {g.value:<24} {g.count}x")
-    lines.append(f"Decide with: tracepub review {out} --keep ID / --redact ID / --add TEXT / --add-regex RE"
-                 " (or run it on a terminal to go through them one by one)")
+    lines.append(
+        f"Decide with: tracepub review {out} --keep ID / --redact ID / --add TEXT / --add-regex RE"
+        " (or run it on a terminal to go through them one by one)"
+    )
     return lines

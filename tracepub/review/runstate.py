@@ -50,7 +50,10 @@ def with_decisions(opts: RunOptions) -> RunOptions:
     detect = dataclasses.replace(
         opts.detect,
         identity=identity,
-        add_regexes=[*opts.detect.add_regexes, *(r for r in d.add_regexes if r not in opts.detect.add_regexes)],
+        add_regexes=[
+            *opts.detect.add_regexes,
+            *(r for r in d.add_regexes if r not in opts.detect.add_regexes),
+        ],
     )
     return dataclasses.replace(opts, detect=detect, keep_ids=set(opts.keep_ids) | d.keep_ids)
 
@@ -84,7 +87,9 @@ def save(opts: RunOptions, sources: list[Path], summary: dict[str, Any], **extra
     ``extra`` keys go into run.json as they are (``units``: what sessions.drop_session needs).
     Deny rules go to values.json with the exact values: they name clients and projects."""
     od = OutDir(opts.out)
-    options = {f.name: _plain(getattr(opts, f.name)) for f in dataclasses.fields(opts) if f.name not in _NOT_STORED}
+    options = {
+        f.name: _plain(getattr(opts, f.name)) for f in dataclasses.fields(opts) if f.name not in _NOT_STORED
+    }
     options["sources"] = [home_relative(s) for s in sources]
     options["selection"] = dataclasses.asdict(opts.selection) if opts.selection is not None else None
     detect = {k: _plain(v) for k, v in dataclasses.asdict(opts.detect).items() if k != "identity"}
@@ -92,17 +97,24 @@ def save(opts: RunOptions, sources: list[Path], summary: dict[str, Any], **extra
     detect["secrets_files"] = [home_relative(p) for p in opts.detect.secrets_files]
     if opts.detect.config_file:
         detect["config_file"] = home_relative(opts.detect.config_file)
-    write_json(od.run_file, {
-        "sources": options["sources"],
-        "options": options,
-        "detect": detect,
-        "summary": summary,
-        **extra,
-    })
+    write_json(
+        od.run_file,
+        {
+            "sources": options["sources"],
+            "options": options,
+            "detect": detect,
+            "summary": summary,
+            **extra,
+        },
+    )
     namer = Namer(load_key(od.review))
-    values = {"identity": sorted(({"id": namer.value_id(v), "type": t} for v, t in opts.detect.identity.items()),
-                                 key=lambda e: (e["type"], e["id"])),
-              "deny": [dataclasses.asdict(r) for r in opts.deny]}
+    values = {
+        "identity": sorted(
+            ({"id": namer.value_id(v), "type": t} for v, t in opts.detect.identity.items()),
+            key=lambda e: (e["type"], e["id"]),
+        ),
+        "deny": [dataclasses.asdict(r) for r in opts.deny],
+    }
     with atomic_writer(od.values) as fh:
         os.fchmod(fh.fileno(), 0o600)  # mkstemp's mode already; said explicitly
         fh.write(json.dumps(values, ensure_ascii=False, indent=1) + "\n")
@@ -111,7 +123,9 @@ def save(opts: RunOptions, sources: list[Path], summary: dict[str, Any], **extra
 def read(out: Path | OutDir) -> dict[str, Any]:
     od = OutDir(out)
     if not od.run_file.exists():
-        raise FileNotFoundError(f"{od.run_file} is missing: run `tracepub redact SOURCES --out {od.root}` first")
+        raise FileNotFoundError(
+            f"{od.run_file} is missing: run `tracepub redact SOURCES --out {od.root}` first"
+        )
     data: dict[str, Any] = json.loads(od.run_file.read_text(encoding="utf-8"))
     return data
 
@@ -124,8 +138,13 @@ def _values(out: Path | OutDir) -> dict[str, Any]:
     return data
 
 
-def collect_values(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple[Path, ...] = (),
-                   what: str = "a re-run", missing_out: list[str] | None = None) -> dict[str, str]:
+def collect_values(
+    out: Path,
+    secrets: tuple[str, ...] = (),
+    secrets_files: tuple[Path, ...] = (),
+    what: str = "a re-run",
+    missing_out: list[str] | None = None,
+) -> dict[str, str]:
     """Collect the exact values again (harvest, the run's --secrets-file and tracepub.toml, and
     ``secrets``/``secrets_files`` given now) and check that every value the last run matched is
     among them (by keyed hash). Refuses otherwise (``what`` would see less than the run did),
@@ -149,14 +168,17 @@ def collect_values(out: Path, secrets: tuple[str, ...] = (), secrets_files: tupl
     elif missing:
         kinds = ", ".join(sorted({e.get("type", "?") for e in missing}))
         hint = f" ({', '.join(missing_files)} no longer exists)" if missing_files else ""
-        raise Refusal(f"{len(missing)} exact value(s) the last redact matched are not available to {what} "
-                      f"({kinds}){hint}; they are never stored, so give them again with --secret/--secrets-file, "
-                      "or run from the environment where `tracepub redact` ran. Nothing was changed")
+        raise Refusal(
+            f"{len(missing)} exact value(s) the last redact matched are not available to {what} "
+            f"({kinds}){hint}; they are never stored, so give them again with --secret/--secrets-file, "
+            "or run from the environment where `tracepub redact` ran. Nothing was changed"
+        )
     return dict(h.values)
 
 
-def load_options(out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple[Path, ...] = (),
-                 progress: bool = False) -> RunOptions:
+def load_options(
+    out: Path, secrets: tuple[str, ...] = (), secrets_files: tuple[Path, ...] = (), progress: bool = False
+) -> RunOptions:
     """Rebuild the RunOptions of the last run into ``out`` (decisions are folded in by ``run``),
     with the exact values collected again (``collect_values``)."""
     state = read(out)

@@ -50,7 +50,9 @@ def list_sessions(sources: list[Path], selection: Selection | None = None) -> tu
     if selection is not None and selection.active:
         sessions = selection.filter(sessions)
     oldest = datetime.min.replace(tzinfo=UTC)
-    sessions.sort(key=lambda s: (parse_stamp(s.start) is None, parse_stamp(s.start) or oldest, s.harness, s.id))
+    sessions.sort(
+        key=lambda s: (parse_stamp(s.start) is None, parse_stamp(s.start) or oldest, s.harness, s.id)
+    )
     return sessions, disc
 
 
@@ -72,12 +74,26 @@ def format_table(sessions: list[Session]) -> list[str]:
     rows = [("HARNESS", "SESSION", "PROJECT", "START", "END", "MSGS", "TOOLS", "SIZE")]
     for s in sessions:
         d = s.to_json()
-        rows.append((s.harness, s.id, d["project"] or "-", _when(d["start"]), _when(d["end"]),
-                     str(d["messages"]), str(d["tool_calls"]), human_size(d["size"])))
+        rows.append(
+            (
+                s.harness,
+                s.id,
+                d["project"] or "-",
+                _when(d["start"]),
+                _when(d["end"]),
+                str(d["messages"]),
+                str(d["tool_calls"]),
+                human_size(d["size"]),
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     right = {5, 6, 7}
-    return ["  ".join(c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
-                      ).rstrip() for r in rows]
+    return [
+        "  ".join(
+            c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        ).rstrip()
+        for r in rows
+    ]
 
 
 # -- dropping ------------------------------------------------------------------------------------
@@ -96,12 +112,16 @@ class DropResult:
     def message(self) -> str:
         if self.action == "drop_session":
             n = len(self.files)
-            return (f"Dropped session {self.session} ({n} file(s) removed from dataset/); "
-                    "approve again before publishing.")
+            return (
+                f"Dropped session {self.session} ({n} file(s) removed from dataset/); "
+                "approve again before publishing."
+            )
         if self.immediate:
             return f"Restored session {self.session} ({len(self.files)} file(s)); approve again before publishing."
-        return (f"Recorded: session {self.session} will be included again; run `tracepub redact` into the "
-                "same folder to redact it.")
+        return (
+            f"Recorded: session {self.session} will be included again; run `tracepub redact` into the "
+            "same folder to redact it."
+        )
 
 
 def _read_run(od: OutDir) -> dict[str, Any]:
@@ -109,7 +129,9 @@ def _read_run(od: OutDir) -> dict[str, Any]:
         raise DropError(f"{od.root} has no redaction run yet; run `tracepub redact --out {od.root}` first")
     run: dict[str, Any] = json.loads(od.run_file.read_text(encoding="utf-8"))
     if "units" not in run:
-        raise DropError(f"{od.root} was written by an older tracepub; run `tracepub redact --out {od.root}` again")
+        raise DropError(
+            f"{od.root} was written by an older tracepub; run `tracepub redact --out {od.root}` again"
+        )
     run.setdefault("stashed", {})
     return run
 
@@ -149,7 +171,8 @@ def drop_session(out: Path, session_id: str, reviewer: str | None) -> DropResult
     run["units"] = [u for u in run["units"] if u.get("session") != sid_]
     run["stashed"][sid_] = moving
     run["summary"].setdefault("dropped", []).append(
-        {"session": sid_, "harness": moving[0]["harness"], "files": [u["dest"] for u in moving]})
+        {"session": sid_, "harness": moving[0]["harness"], "files": [u["dest"] for u in moving]}
+    )
     result.manifest_sha256 = _reassemble(od, run)
     return result
 
@@ -165,8 +188,9 @@ def restore_session(out: Path, session_id: str, reviewer: str | None) -> DropRes
     try:
         sid = next(iter(resolve_ids([session_id], stashed | dropped | listed, "session")))
     except SelectionError as exc:
-        raise DropError(str(exc).replace("no discovered session has this id", "no dropped session has this id")
-                        ) from None
+        raise DropError(
+            str(exc).replace("no discovered session has this id", "no dropped session has this id")
+        ) from None
     decisions.append(od, "restore_session", reviewer, session=sid)
     result = DropResult(sid, "restore_session")
     if sid not in stashed:
@@ -190,7 +214,15 @@ def _move(od: OutDir, src: Path, dst: Path) -> None:
         return
     dst.parent.mkdir(parents=True, exist_ok=True)
     os.replace(src, dst)
-    keep = {od.root, od.review, od.dataset, od.parts, od.dropped, od.dropped / "dataset", od.dropped / "parts"}
+    keep = {
+        od.root,
+        od.review,
+        od.dataset,
+        od.parts,
+        od.dropped,
+        od.dropped / "dataset",
+        od.dropped / "parts",
+    }
     parent = src.parent
     while parent not in keep and od.root in parent.parents and parent.exists() and not any(parent.iterdir()):
         parent.rmdir()
@@ -225,13 +257,22 @@ def _reassemble(od: OutDir, run: dict[str, Any]) -> str:
     counts["included"] = len({u.get("session") for u in units})
     old = read_manifest(od)
     agg = assemble.aggregate(od, path_findings, results)
-    sha = assemble.finish(od, summary, run.get("options", {}).get("card") or {}, agg, old.get("config_hash", ""),
-                          old.get("run_id", ""))
+    sha = assemble.finish(
+        od,
+        summary,
+        run.get("options", {}).get("card") or {},
+        agg,
+        old.get("config_hash", ""),
+        old.get("run_id", ""),
+    )
     s.update(summary.to_json())
     write_json(od.run_file, run)
     return sha
 
 
 def to_json(sessions: list[Session], disc: Discovery) -> dict[str, Any]:
-    return {"sessions": [s.to_json() for s in sessions], "skipped": disc.skipped,
-            "problems": [str(p) for p in disc.problems]}
+    return {
+        "sessions": [s.to_json() for s in sessions],
+        "skipped": disc.skipped,
+        "problems": [str(p) for p in disc.problems],
+    }

@@ -93,8 +93,9 @@ def seal(found: Found, unit: Unit, key: bytes) -> str | None:
     if secret is None:
         return None
     nonce = os.urandom(12)
-    data = json.dumps(sorted([v, t, a] for v, (t, a) in found.items()), ensure_ascii=False).encode("utf-8",
-                                                                                                  "surrogatepass")
+    data = json.dumps(sorted([v, t, a] for v, (t, a) in found.items()), ensure_ascii=False).encode(
+        "utf-8", "surrogatepass"
+    )
     return base64.b64encode(nonce + AESGCM(secret).encrypt(nonce, data, None)).decode()
 
 
@@ -156,8 +157,12 @@ class State:
     def reusable(self, unit: Unit, dest: str, output: Path, part: Path) -> dict[str, Any] | None:
         """The stored result if ``unit`` can be reused for ``dest``, else None."""
         entry = self.old.get(dest)
-        if not entry or entry.get("source") != self.name(str(unit.source)) or entry.get("reader") != unit.reader \
-                or entry.get("unit_key") != (self.name(unit.key) if unit.key else None):
+        if (
+            not entry
+            or entry.get("source") != self.name(str(unit.source))
+            or entry.get("reader") != unit.reader
+            or entry.get("unit_key") != (self.name(unit.key) if unit.key else None)
+        ):
             return None
         fp = fingerprint(unit, self.name)
         if [f[:2] for f in fp] != [f[:2] for f in entry.get("deps", [])] or any(f[1] < 0 for f in fp):
@@ -169,14 +174,26 @@ class State:
         entry = dict(entry, deps=fp)  # refresh mtimes (a touched file hashes the same)
         return entry
 
-    def record(self, dest: str, unit: Unit, deps: list[list[Any]], sha256: str, output: Path, part: Path,
-               result: dict[str, Any]) -> None:
+    def record(
+        self,
+        dest: str,
+        unit: Unit,
+        deps: list[list[Any]],
+        sha256: str,
+        output: Path,
+        part: Path,
+        result: dict[str, Any],
+    ) -> None:
         """``deps``: ``fingerprint(unit, name)``, paths already named as stored."""
         self.new[dest] = {
-            "source": self.name(str(unit.source)), "reader": unit.reader,
+            "source": self.name(str(unit.source)),
+            "reader": unit.reader,
             "unit_key": self.name(unit.key) if unit.key else None,
-            "deps": deps, "sha256": sha256,
-            "output": _file_id(output), "part": _file_id(part), "result": result,
+            "deps": deps,
+            "sha256": sha256,
+            "output": _file_id(output),
+            "part": _file_id(part),
+            "result": result,
         }
 
     def keep(self, dest: str, entry: dict[str, Any]) -> None:

@@ -94,8 +94,9 @@ def _fit(part: str, limit: int) -> str:
     return head + tail
 
 
-def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = None,
-                 notes: list[Problem] | None = None) -> tuple[list[str], list[dict]]:
+def assign_dests(
+    units: list[Unit], red: Redactor, found: list[Found] | None = None, notes: list[Problem] | None = None
+) -> tuple[list[str], list[dict]]:
     """Output paths: the harness folder, then the source's relative path with its components
     redacted (usernames live in folder names) and cut to what a file system takes (``_fit``);
     duplicates get ``-2``, ``-3``.
@@ -110,9 +111,16 @@ def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = N
         named = [_safe_part(red.redact_text(p, ("#file",))) for p in Path(u.relpath).parts]
         parts = [_fit(p, FILE_NAME_MAX if i == len(named) - 1 else NAME_MAX) for i, p in enumerate(named)]
         if notes is not None and parts != named:
-            notes.extend(Problem(str(u.source), None, f"name {len(a.encode('utf-8', 'surrogateescape'))} bytes "
-                                 f"long once redacted, more than a file system takes: written as {b}")
-                         for a, b in zip(named, parts, strict=True) if a != b)
+            notes.extend(
+                Problem(
+                    str(u.source),
+                    None,
+                    f"name {len(a.encode('utf-8', 'surrogateescape'))} bytes "
+                    f"long once redacted, more than a file system takes: written as {b}",
+                )
+                for a, b in zip(named, parts, strict=True)
+                if a != b
+            )
         if found is not None and red.found:
             found.append(red.found)
         dest = "/".join([u.harness, *parts])
@@ -134,12 +142,15 @@ def assign_dests(units: list[Unit], red: Redactor, found: list[Found] | None = N
 # stage, its tasks, the number of jobs, the workers' arguments and a progress bar, the (task,
 # result) of every task (in any order; a distributed engine may add the tasks an interrupted
 # attempt of the same stage had: ``tracepub.dist``). The default runs them on this machine.
-MapTasks = Callable[[str, list[workers.Task], int, workers.WorkerArgs, workers.Progress],
-                    Iterable[tuple[workers.Task, UnitResult]]]
+MapTasks = Callable[
+    [str, list[workers.Task], int, workers.WorkerArgs, workers.Progress],
+    Iterable[tuple[workers.Task, UnitResult]],
+]
 
 
-def local_map(stage: str, tasks: list[workers.Task], jobs: int, args: workers.WorkerArgs,
-              bar: workers.Progress) -> Iterable[tuple[workers.Task, UnitResult]]:
+def local_map(
+    stage: str, tasks: list[workers.Task], jobs: int, args: workers.WorkerArgs, bar: workers.Progress
+) -> Iterable[tuple[workers.Task, UnitResult]]:
     """The tasks on this machine's processes (``--jobs``)."""
     return zip(tasks, workers.run_tasks(tasks, jobs, args, bar), strict=True)
 
@@ -199,7 +210,9 @@ def _run(opts: RunOptions, map_tasks: MapTasks) -> RunSummary:
     results = _redact_units(opts, key, units, dests, state, map_tasks)
     found = merge([*path_found, *(r.found for r in results if r.ok)])
     if found:
-        dests, path_findings, path_red = _everywhere(opts, key, units, dests, results, found, names, map_tasks)
+        dests, path_findings, path_red = _everywhere(
+            opts, key, units, dests, results, found, names, map_tasks
+        )
     for i, r in enumerate(results):
         if r.ok and not r.reused:
             state.record(r.dest, units[i], r.deps, r.sha256, od.output(r.dest), od.part(r.dest), r.to_json())
@@ -223,8 +236,9 @@ def _run(opts: RunOptions, map_tasks: MapTasks) -> RunSummary:
     assemble.tally(summary, results, path_findings)
     summary.problems = [str(p) for p in problems]
     summary.denied, summary.dropped = plan.denied, plan.dropped
-    summary.selection = selection.summary_block(plan, opts.selection, len(opts.deny),
-                                                selection.included(plan, units, results))
+    summary.selection = selection.summary_block(
+        plan, opts.selection, len(opts.deny), selection.included(plan, units, results)
+    )
     # Paths in problems and skipped files hold usernames: what is written (run.json, the report)
     # goes through the same redaction as file names, so the identity is never written in clear.
     path_red.start_unit("", "", None)
@@ -241,17 +255,30 @@ def _run(opts: RunOptions, map_tasks: MapTasks) -> RunSummary:
     concat = background.submit(assemble.write_findings, od, path_findings, [r.dest for r in written])
     try:
         # run.json (what drop_session and a review re-run need) and identity.json, then the rest
-        runstate.save(dataclasses.replace(given, defaults=defaults), sources, summary.to_json(),
-                      units=_scrub_units(unit_records(plan, units, results), path_red))
+        runstate.save(
+            dataclasses.replace(given, defaults=defaults),
+            sources,
+            summary.to_json(),
+            units=_scrub_units(unit_records(plan, units, results), path_red),
+        )
         write_json(od.identity, {"identity": opts.identity_summary, "ner": summary.ner})
         digests = {r.dest: r.written for r in written if r.written is not None}  # hashed by the workers
-        assemble.finish(od, summary, opts.card, assemble.aggregate(od, path_findings, written), chash,
-                        uuid.uuid4().hex, digests)
+        assemble.finish(
+            od,
+            summary,
+            opts.card,
+            assemble.aggregate(od, path_findings, written),
+            chash,
+            uuid.uuid4().hex,
+            digests,
+        )
     finally:
         background.shutdown()
     concat.result()
     summary.perf["redact_ms"] = round((redacted - started) * 1000)  # workers (and reuse checks)
-    summary.perf["assemble_ms"] = round((time.perf_counter() - redacted) * 1000)  # findings, report, card, manifest
+    summary.perf["assemble_ms"] = round(
+        (time.perf_counter() - redacted) * 1000
+    )  # findings, report, card, manifest
     return summary
 
 
@@ -274,8 +301,14 @@ def _jobs(opts: RunOptions, tasks: int) -> int:
     return max(1, min(opts.jobs or os.cpu_count() or 1, tasks))
 
 
-def _redact_units(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str],
-                  state: incremental.State, map_tasks: MapTasks = local_map) -> list[UnitResult]:
+def _redact_units(
+    opts: RunOptions,
+    key: bytes,
+    units: list[Unit],
+    dests: list[str],
+    state: incremental.State,
+    map_tasks: MapTasks = local_map,
+) -> list[UnitResult]:
     """Reuse unchanged units, run the rest on the workers, and return one result per unit in
     unit order: the output does not depend on the number of processes or their timing."""
     od = OutDir(opts.out)
@@ -310,9 +343,16 @@ def _reused_found(entry: dict[str, Any] | None, unit: Unit, key: bytes) -> Found
     return {} if sealed is None else incremental.unseal(sealed, unit, key)
 
 
-def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str], results: list[UnitResult],
-                found: Found, names: list[Problem], map_tasks: MapTasks = local_map
-                ) -> tuple[list[str], list[dict[str, Any]], Redactor]:
+def _everywhere(
+    opts: RunOptions,
+    key: bytes,
+    units: list[Unit],
+    dests: list[str],
+    results: list[UnitResult],
+    found: Found,
+    names: list[Problem],
+    map_tasks: MapTasks = local_map,
+) -> tuple[list[str], list[dict[str, Any]], Redactor]:
     """The second pass (``detect.found``): the values redacted somewhere are redacted everywhere.
     File and folder names are named again with them; a file whose name changes, or whose
     written bytes still hold one of them in clear, is redacted again from its source with
@@ -323,7 +363,9 @@ def _everywhere(opts: RunOptions, key: bytes, units: list[Unit], dests: list[str
     names.clear()  # the names are made again
     new_dests, path_findings = assign_dests(units, path_red, notes=names)
     scanner = Scanner(found, opts.detect.identity)
-    with ThreadPoolExecutor(max(1, opts.jobs or os.cpu_count() or 1)) as pool:  # the automaton releases the GIL
+    with ThreadPoolExecutor(
+        max(1, opts.jobs or os.cpu_count() or 1)
+    ) as pool:  # the automaton releases the GIL
         holds = list(pool.map(lambda r: r.ok and scanner.holds(od.output(r.dest)), results))
     redo = [i for i, r in enumerate(results) if r.ok and (new_dests[i] != dests[i] or holds[i])]
     if redo:

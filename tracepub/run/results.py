@@ -162,6 +162,11 @@ def unit_problems(units: list[Unit], results: list[UnitResult], labels: dict[str
         ids = [str(u.key) for u in group]
         shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
         label = labels.get(group[0].reader, group[0].harness)
-        merged.append(Problem(file, None, f"cannot read as {label}: {message[len(FAILED):]}; "
-                                          f"skipped {len(ids)} session(s): {shown}"))
+        merged.append(
+            Problem(
+                file,
+                None,
+                f"cannot read as {label}: {message[len(FAILED) :]}; skipped {len(ids)} session(s): {shown}",
+            )
+        )
     return merged

@@ -257,7 +257,12 @@ def _process(task: Task) -> UnitResult:
                                 ff.write(red.findings_jsonl())
                                 red.fold_findings(fold, actions)
                                 red.findings.clear()
-                        if w and rec.raw is not None and not rec.raw_text and ("\\ud" in rec.raw or "\\uD" in rec.raw):
+                        if (
+                            w
+                            and rec.raw is not None
+                            and not rec.raw_text
+                            and ("\\ud" in rec.raw or "\\uD" in rec.raw)
+                        ):
                             _count_surrogates(rec, line, res.problems, unit, lines)
                         writer.write(line)
                         res.records += 1
@@ -332,8 +337,11 @@ def _redact(red: Redactor, rec: Record, problems: list[Problem], unit: Unit, lin
         red.blobs.update(blobs)
         new = red.redact_record(rec.index, _no_lone_surrogates(rec.value))
         if rec.raw is None:  # a line's replacements are counted from its text (``_count_surrogates``)
-            problems.append(Problem(str(unit.source), rec.index if lines else None,
-                                    "lone surrogate(s) replaced by U+FFFD"))
+            problems.append(
+                Problem(
+                    str(unit.source), rec.index if lines else None, "lone surrogate(s) replaced by U+FFFD"
+                )
+            )
         return new
 
 
@@ -361,9 +369,13 @@ def _count_surrogates(rec: Record, line: bytes, problems: list[Problem], unit: U
     before = len(_LONE_TEXT.findall(rec.raw or ""))
     gone = before - len(_LONE_BYTES.findall(line)) if before else 0
     if gone > 0:
-        problems.append(Problem(str(unit.source), rec.index if lines else None,
-                                f"{gone} lone surrogate(s) (a \\udXXX escape without its other half) "
-                                "replaced by U+FFFD"))
+        problems.append(
+            Problem(
+                str(unit.source),
+                rec.index if lines else None,
+                f"{gone} lone surrogate(s) (a \\udXXX escape without its other half) replaced by U+FFFD",
+            )
+        )
 
 
 def task(i: int, unit: Unit, dest: str, out: Path) -> Task:

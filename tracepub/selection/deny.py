@@ -41,7 +41,7 @@ class DenyRule:
 
     @property
     def pattern(self) -> str:
-        return self.text[len(PREFIX):] if self.is_regex else self.text
+        return self.text[len(PREFIX) :] if self.is_regex else self.text
 
 
 def parse_rules(texts: list[str] | tuple[str, ...], origin: str) -> list[DenyRule]:
@@ -57,7 +57,9 @@ def parse_rules(texts: list[str] | tuple[str, ...], origin: str) -> list[DenyRul
             except re.error as exc:
                 raise ValueError(f"{origin}: deny rule {t!r} is not a valid regex: {exc}") from None
             if rx.search(""):
-                raise ValueError(f"{origin}: deny rule {t!r} matches the empty string (it would deny everything)")
+                raise ValueError(
+                    f"{origin}: deny rule {t!r} matches the empty string (it would deny everything)"
+                )
         rules.append(rule)
     return rules
 
@@ -76,7 +78,12 @@ class Hit:
     where: str  # "record 12", "path"
 
     def to_json(self) -> dict[str, str]:
-        return {"rule": self.rule.text, "origin": self.rule.origin, "masked": mask(self.match), "where": self.where}
+        return {
+            "rule": self.rule.text,
+            "origin": self.rule.origin,
+            "masked": mask(self.match),
+            "where": self.where,
+        }
 
 
 class Denied(Exception):  # noqa: N818 - a control-flow signal, not an error
@@ -99,8 +106,13 @@ class DenyMatcher:
         self._plain = [r for r in self.rules if not r.is_regex]
         self._regex = [(r, re.compile(r.pattern)) for r in self.rules if r.is_regex]
         # the plain rules' texts, leftmost first (the first match in the text is the one shown)
-        self._ac = ahocorasick_rs.AhoCorasick([r.pattern.lower() for r in self._plain],
-                                              matchkind=ahocorasick_rs.MatchKind.LeftmostFirst) if self._plain else None
+        self._ac = (
+            ahocorasick_rs.AhoCorasick(
+                [r.pattern.lower() for r in self._plain], matchkind=ahocorasick_rs.MatchKind.LeftmostFirst
+            )
+            if self._plain
+            else None
+        )
         self._combined: re.Pattern | None = None
         if len(self._regex) > 1:
             try:

@@ -68,7 +68,9 @@ def parse_when(text: str, end_of_day: bool = False) -> datetime:
         else:
             dt = datetime.fromisoformat(s.replace(" ", "T", 1))
     except ValueError:
-        raise SelectionError(f"not a date or date-time: {text!r} (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)") from None
+        raise SelectionError(
+            f"not a date or date-time: {text!r} (use YYYY-MM-DD or YYYY-MM-DDTHH:MM)"
+        ) from None
     if dt.tzinfo is None:
         dt = dt.astimezone()  # local time of this machine
     return dt
@@ -238,11 +240,13 @@ def resolve_ids(wanted: Iterable[str], ids: Iterable[str], what: str = "--sessio
         if len(hits) == 1:
             out.add(hits[0])
         elif not hits:
-            raise SelectionError(f"{what} {w!r}: no discovered session has this id "
-                                 "(`tracepub sessions` lists them)")
+            raise SelectionError(
+                f"{what} {w!r}: no discovered session has this id (`tracepub sessions` lists them)"
+            )
         else:
-            raise SelectionError(f"{what} {w!r} is ambiguous: {', '.join(hits[:5])}"
-                                 + (" ..." if len(hits) > 5 else ""))
+            raise SelectionError(
+                f"{what} {w!r} is ambiguous: {', '.join(hits[:5])}" + (" ..." if len(hits) > 5 else "")
+            )
     return out
 
 
@@ -283,8 +287,14 @@ class Selection:
 
     @property
     def active(self) -> bool:
-        return bool(self.projects or self.since or self.until or self.harnesses or self.sessions
-                     or self.exclude_sessions)
+        return bool(
+            self.projects
+            or self.since
+            or self.until
+            or self.harnesses
+            or self.sessions
+            or self.exclude_sessions
+        )
 
     @property
     def needs_info(self) -> bool:
@@ -292,10 +302,18 @@ class Selection:
         return bool(self.projects or self.since or self.until or self.sessions or self.exclude_sessions)
 
     def criteria(self) -> dict[str, Any]:
-        return {k: v for k, v in (
-            ("project", self.projects), ("since", self.since), ("until", self.until),
-            ("harness", sorted(self._harnesses)), ("session", self.sessions),
-            ("exclude_session", self.exclude_sessions)) if v}
+        return {
+            k: v
+            for k, v in (
+                ("project", self.projects),
+                ("since", self.since),
+                ("until", self.until),
+                ("harness", sorted(self._harnesses)),
+                ("session", self.sessions),
+                ("exclude_session", self.exclude_sessions),
+            )
+            if v
+        }
 
     @property
     def no_project(self) -> int:
@@ -352,7 +370,9 @@ def unit_key(u: Unit) -> str:
     return str(u.source) + (f"#{u.key}" if u.key else "")
 
 
-def plan(units: list[Unit], selection: Selection | None, dropped: set[str], deny: DenyMatcher | None = None) -> Plan:
+def plan(
+    units: list[Unit], selection: Selection | None, dropped: set[str], deny: DenyMatcher | None = None
+) -> Plan:
     """Apply criteria, reviewers' drops and path denial to the discovered units.
 
     ``deny``: a unit whose path under dataset/ matches is denied here, before anything is
@@ -367,8 +387,13 @@ def plan(units: list[Unit], selection: Selection | None, dropped: set[str], deny
     result.no_project = sel.no_project
     for s in kept:
         if dropped and s.aliases() & dropped:
-            result.dropped.append({"session": s.id, "harness": s.harness,
-                                   "files": [f"{u.harness}/{u.relpath}" for u in s.units]})
+            result.dropped.append(
+                {
+                    "session": s.id,
+                    "harness": s.harness,
+                    "files": [f"{u.harness}/{u.relpath}" for u in s.units],
+                }
+            )
             continue
         if deny:
             hit = None
@@ -398,15 +423,20 @@ def hide(text: str, deny: DenyMatcher | None) -> str:
         i = text.lower().find(h.match.lower())
         if i < 0:
             break
-        text = text[:i] + mask(text[i : i + len(h.match)]) + text[i + len(h.match):]
+        text = text[:i] + mask(text[i : i + len(h.match)]) + text[i + len(h.match) :]
     return text
 
 
-def denied_entry(session: str, file: str, hit: dict[str, str], deny: DenyMatcher | None,
-                 files: list[str]) -> dict[str, Any]:
+def denied_entry(
+    session: str, file: str, hit: dict[str, str], deny: DenyMatcher | None, files: list[str]
+) -> dict[str, Any]:
     """A denial as the summary shows it: the rule as written, the match masked everywhere."""
-    return {"session": hide(session, deny), "file": hide(file, deny), **hit,
-            "files": [hide(f, deny) for f in files]}
+    return {
+        "session": hide(session, deny),
+        "file": hide(file, deny),
+        **hit,
+        "files": [hide(f, deny) for f in files],
+    }
 
 
 class Outcome(Protocol):
@@ -416,8 +446,9 @@ class Outcome(Protocol):
     denied: dict[str, str] | None
 
 
-def settle(p: Plan, units: list[Unit], results: Sequence[Outcome], dests: list[str],
-           deny: DenyMatcher | None) -> set[str]:
+def settle(
+    p: Plan, units: list[Unit], results: Sequence[Outcome], dests: list[str], deny: DenyMatcher | None
+) -> set[str]:
     """After the workers: a session any of whose files was denied is left out as a whole.
 
     ``results[i]`` belongs to ``units[i]`` (written to ``dests[i]``); a denied result carries
@@ -436,7 +467,9 @@ def settle(p: Plan, units: list[Unit], results: Sequence[Outcome], dests: list[s
         for i in idx:
             results[i].ok = False
             removed.add(dests[i])
-        p.denied.append(denied_entry(sid, dests[first], results[first].denied or {}, deny, [dests[i] for i in idx]))
+        p.denied.append(
+            denied_entry(sid, dests[first], results[first].denied or {}, deny, [dests[i] for i in idx])
+        )
     return removed
 
 
@@ -447,7 +480,7 @@ def included(p: Plan, units: list[Unit], results: Sequence[Outcome]) -> int:
 
 def summary_block(p: Plan, selection: Selection | None, deny_rules: int, included: int) -> dict[str, Any]:
     """``selection`` in the run summary and the manifest: criteria and counts, never deny rule text."""
-    criteria = (selection.criteria() if selection else {})
+    criteria = selection.criteria() if selection else {}
     if deny_rules:
         criteria["deny_rules"] = deny_rules
     return {

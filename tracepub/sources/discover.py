@@ -76,14 +76,20 @@ def nothing_found(sources: list[Path], found: Discovery, defaults: bool) -> str 
         return "no such file or folder: " + ", ".join(missing) + "; nothing was read or written"
     if found.units:
         return None
-    places = [f"{p} (missing)" if not p.exists() else str(p) for p in (default_locations() if defaults else sources)]
+    places = [
+        f"{p} (missing)" if not p.exists() else str(p) for p in (default_locations() if defaults else sources)
+    ]
     why = []
     if found.skipped:
         why.append(f"{len(found.skipped)} file(s) skipped")
     if found.problems:
         why.append(f"{len(found.problems)} problem(s), the first: {found.problems[0]}")
-    return ("no sessions found; searched " + ", ".join(places) + (f" ({'; '.join(why)})" if why else "")
-            + "; nothing was written")
+    return (
+        "no sessions found; searched "
+        + ", ".join(places)
+        + (f" ({'; '.join(why)})" if why else "")
+        + "; nothing was written"
+    )
 
 
 def discover(sources: list[Path], defaults: bool = False) -> Discovery:
@@ -107,8 +113,12 @@ def discover(sources: list[Path], defaults: bool = False) -> Discovery:
 
 def _folder(root: Path, found: Discovery, seen: set[Path], generic: bool) -> None:
     suffixes = _suffixes(generic)
-    for dirpath, dirnames, filenames in os.walk(root, onerror=lambda e: found.problems.append(
-            Problem(str(e.filename), None, f"cannot read folder: {e.strerror}"))):
+    for dirpath, dirnames, filenames in os.walk(
+        root,
+        onerror=lambda e: found.problems.append(
+            Problem(str(e.filename), None, f"cannot read folder: {e.strerror}")
+        ),
+    ):
         here = Path(dirpath)
         claimed = [r for r in READERS if (generic or not r.generic) and r.claims_dir(here)]
         if claimed:

@@ -44,8 +44,12 @@ from tracepub.detect.identity import _GENERIC_USERS, WORKDIR_KEYS, HomePaths
 from tracepub.detect.places import GENERIC_HOSTS
 from tracepub.detect.secrets.filters import is_placeholder
 
-SECRET_ENV = re.compile(r"(?i)(token|secret|passw(or)?d|passwd|api_?key|access_?key|private_?key|credential|auth)")
-NOT_SECRET_ENV = re.compile(r"(?i)(_path|_file|_dir|_url|_host|_user(name)?|_region|_endpoint|_type|_mode|_method)$")
+SECRET_ENV = re.compile(
+    r"(?i)(token|secret|passw(or)?d|passwd|api_?key|access_?key|private_?key|credential|auth)"
+)
+NOT_SECRET_ENV = re.compile(
+    r"(?i)(_path|_file|_dir|_url|_host|_user(name)?|_region|_endpoint|_type|_mode|_method)$"
+)
 MIN_SECRET = 8
 # Default hostnames name an OS image, not a person; matched everywhere they would eat "ubuntu".
 _GENERIC_HOSTS = GENERIC_HOSTS
@@ -110,8 +114,16 @@ Parser = Callable[[str, Harvest, str], None]
 def _home_files(home: Path, env: dict[str, str]) -> list[tuple[Path, str, Parser]]:
     hf_home = Path(env["HF_HOME"]) if env.get("HF_HOME") else home / ".cache" / "huggingface"
     gh = Path(env["GH_CONFIG_DIR"]) if env.get("GH_CONFIG_DIR") else home / ".config" / "gh"
-    aws = Path(env["AWS_SHARED_CREDENTIALS_FILE"]) if env.get("AWS_SHARED_CREDENTIALS_FILE") else home / ".aws" / "credentials"
-    docker = Path(env["DOCKER_CONFIG"]) / "config.json" if env.get("DOCKER_CONFIG") else home / ".docker" / "config.json"
+    aws = (
+        Path(env["AWS_SHARED_CREDENTIALS_FILE"])
+        if env.get("AWS_SHARED_CREDENTIALS_FILE")
+        else home / ".aws" / "credentials"
+    )
+    docker = (
+        Path(env["DOCKER_CONFIG"]) / "config.json"
+        if env.get("DOCKER_CONFIG")
+        else home / ".docker" / "config.json"
+    )
     files: list[tuple[Path, str, Parser]] = [
         (aws, "~/.aws/credentials", _aws),
         (home / ".netrc", "~/.netrc", _netrc),
@@ -131,7 +143,9 @@ def _home_files(home: Path, env: dict[str, str]) -> list[tuple[Path, str, Parser
 
 # -- credential file parsers: each adds what it finds, and never fails on a malformed file -------
 def _aws(text: str, h: Harvest, origin: str) -> None:
-    for m in re.finditer(r"(?im)^\s*(aws_access_key_id|aws_secret_access_key|aws_session_token)\s*=\s*(\S+)", text):
+    for m in re.finditer(
+        r"(?im)^\s*(aws_access_key_id|aws_secret_access_key|aws_session_token)\s*=\s*(\S+)", text
+    ):
         h.add(m.group(2), "secret.aws_credentials", origin)
 
 
@@ -180,7 +194,9 @@ def _ini_secrets(text: str, h: Harvest, origin: str) -> None:
 
 
 def _npmrc(text: str, h: Harvest, origin: str) -> None:
-    for m in re.finditer(r"(?m)^\s*(?:\S*:)?(_authToken|_auth|_password|email)\s*=\s*['\"]?([^'\"\s]+)", text):
+    for m in re.finditer(
+        r"(?m)^\s*(?:\S*:)?(_authToken|_auth|_password|email)\s*=\s*['\"]?([^'\"\s]+)", text
+    ):
         key, value = m.group(1), m.group(2)
         if key == "email":
             h.add(value, "identity.email", origin)
@@ -230,9 +246,13 @@ def read_secrets_file(path: Path) -> list[str]:
     return out
 
 
-def collect(secrets: tuple[str, ...] | list[str] = (), secrets_files: tuple | list = (),
-            config_secrets: tuple | list = (), env: dict[str, str] | None = None,
-            home: Path | None = None) -> Harvest:
+def collect(
+    secrets: tuple[str, ...] | list[str] = (),
+    secrets_files: tuple | list = (),
+    config_secrets: tuple | list = (),
+    env: dict[str, str] | None = None,
+    home: Path | None = None,
+) -> Harvest:
     """Everything matched exactly: the harvest plus ``--secret``, ``--secrets-file`` and
     ``tracepub.toml`` secrets. Re-runs (review, publish's re-scan) call this again instead of
     reading stored values: the values are never stored in clear, only their keyed hashes
@@ -331,7 +351,9 @@ def _from_head(path: Path) -> list[str]:
 
 
 def _owner_name(name: str) -> bool:
-    return bool(name) and name.lower() not in _GENERIC_USERS and not name.startswith(".") and not name.isdigit()
+    return (
+        bool(name) and name.lower() not in _GENERIC_USERS and not name.startswith(".") and not name.isdigit()
+    )
 
 
 def with_learned(opts, units):
@@ -346,8 +368,17 @@ def with_learned(opts, units):
     if not new:
         return opts
     identity = {**opts.detect.identity, **dict.fromkeys(new, "identity.username")}
-    summary = [*opts.identity_summary,
-               *({"type": "identity.username", "origin": f"working folder of {c} session{'s' * (c > 1)}",
-                  "masked": mask(n, "identity.username")} for n, c in new.items())]
-    return dataclasses.replace(opts, detect=dataclasses.replace(opts.detect, identity=identity),
-                               identity_summary=summary)
+    summary = [
+        *opts.identity_summary,
+        *(
+            {
+                "type": "identity.username",
+                "origin": f"working folder of {c} session{'s' * (c > 1)}",
+                "masked": mask(n, "identity.username"),
+            }
+            for n, c in new.items()
+        ),
+    ]
+    return dataclasses.replace(
+        opts, detect=dataclasses.replace(opts.detect, identity=identity), identity_summary=summary
+    )

@@ -26,7 +26,9 @@ _JSONISH = re.compile(r'[{\[,][ \t\r\n]{0,8}"(?:[^"\\\n]|\\.){1,200}"[ \t]{0,4}:
 # A string literal (closed, or cut by the end of the text), and the key before it, if any.
 _LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)(?:"|\\?\Z)')
 # \uXXXX (a surrogate pair as one) and \/, each behind any run of backslashes (JSON in JSON).
-_ESCAPE = re.compile(r"\\+(?:u([dD][89abAB][0-9a-fA-F]{2})\\+u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|/)")
+_ESCAPE = re.compile(
+    r"\\+(?:u([dD][89abAB][0-9a-fA-F]{2})\\+u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|/)"
+)
 # A placeholder as the redactor writes it (``<SECRET_TOKEN_1a2b3c4d>``, ``<USER>``).
 _PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*(?:_[0-9a-f]{4,16})?>")
 

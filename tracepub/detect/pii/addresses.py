@@ -14,8 +14,10 @@ from tracepub.detect.pii.windows import _joined, _Result, _shifted
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 
-_STREET_TYPES = (r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.?|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
-                 r"Place|Pl\.?|Terrace|Gardens|Parkway|Pkwy\.?|Square|Sq\.?|Highway|Hwy\.?|Crescent)")
+_STREET_TYPES = (
+    r"(?:Street|St\.?|Avenue|Ave\.?|Road|Rd\.?|Lane|Ln\.?|Drive|Dr\.?|Boulevard|Blvd\.?|Way|Court|Ct\.?|"
+    r"Place|Pl\.?|Terrace|Gardens|Parkway|Pkwy\.?|Square|Sq\.?|Highway|Hwy\.?|Crescent)"
+)
 
 
 _ADDRESS = re.compile(
@@ -39,17 +41,44 @@ _STREET_WORDS = ("straße", "strasse", "str.", "weg", "gasse", "platz", "allee",
 # a French street word between blanks (third). One Aho-Corasick pass finds them; the regex then
 # runs on the lines that hold one (its matches never hold a line break, so a line's matches are
 # the text's there). ``address_spans`` == the spans of ``_ADDRESS.finditer`` (tests, random text).
-_STREET_TYPE_WORDS = ("Street", "St", "Avenue", "Ave", "Road", "Rd", "Lane", "Ln", "Drive", "Dr", "Boulevard",
-                      "Blvd", "Way", "Court", "Ct", "Place", "Pl", "Terrace", "Gardens", "Parkway", "Pkwy", "Square",
-                      "Sq", "Highway", "Hwy", "Crescent")
+_STREET_TYPE_WORDS = (
+    "Street",
+    "St",
+    "Avenue",
+    "Ave",
+    "Road",
+    "Rd",
+    "Lane",
+    "Ln",
+    "Drive",
+    "Dr",
+    "Boulevard",
+    "Blvd",
+    "Way",
+    "Court",
+    "Ct",
+    "Place",
+    "Pl",
+    "Terrace",
+    "Gardens",
+    "Parkway",
+    "Pkwy",
+    "Square",
+    "Sq",
+    "Highway",
+    "Hwy",
+    "Crescent",
+)
 
 
 _RUE_WORDS = ("rue", "avenue", "boulevard", "chemin", "place", "allée", "impasse", "quai")
 
 
-_ADDRESS_KEYS = ([(sp + w, 0) for sp in " \t" for w in _STREET_TYPE_WORDS]
-                 + [(w + sp, 1) for w in _STREET_WORDS for sp in " \t"]
-                 + [(a + w + b, 2) for a in " \t" for w in _RUE_WORDS for b in " \t"])
+_ADDRESS_KEYS = (
+    [(sp + w, 0) for sp in " \t" for w in _STREET_TYPE_WORDS]
+    + [(w + sp, 1) for w in _STREET_WORDS for sp in " \t"]
+    + [(a + w + b, 2) for a in " \t" for w in _RUE_WORDS for b in " \t"]
+)
 
 
 _ADDRESS_KIND = [k for _, k in _ADDRESS_KEYS]
@@ -65,20 +94,50 @@ _WORD_CHAR = re.compile(r"\w")
 _ADDRESS_ENDS = (" st", "\tst")
 
 
-_ADDRESS_SHAPES = tuple(sp + w for sp in " \t" for w in ("st", "street", "ave", "rd", "road", "lane", "ln", "dr", "boulevard",
-                                                          "blvd", "way", "court", "ct", "pl", "terrace", "gardens",
-                                                          "parkway", "pkwy", "sq", "highway", "hwy", "crescent"))
+_ADDRESS_SHAPES = tuple(
+    sp + w
+    for sp in " \t"
+    for w in (
+        "st",
+        "street",
+        "ave",
+        "rd",
+        "road",
+        "lane",
+        "ln",
+        "dr",
+        "boulevard",
+        "blvd",
+        "way",
+        "court",
+        "ct",
+        "pl",
+        "terrace",
+        "gardens",
+        "parkway",
+        "pkwy",
+        "sq",
+        "highway",
+        "hwy",
+        "crescent",
+    )
+)
 
 
 _ADDRESS_CHECK = r"[ \t](?:" + "|".join(sorted(_STREET_TYPE_WORDS, key=len, reverse=True)) + r")(?!\w)"
 
 
-_ADDRESS_LITERALS = (*(w + sp for w in _STREET_WORDS for sp in " \t"),
-                     *(a + w + b for a in " \t" for w in _RUE_WORDS for b in " \t"))
+_ADDRESS_LITERALS = (
+    *(w + sp for w in _STREET_WORDS for sp in " \t"),
+    *(a + w + b for a in " \t" for w in _RUE_WORDS for b in " \t"),
+)
 
 
-_GERMAN_LINE = "(?:" + "|".join(sorted({re.escape(f) for w in _STREET_WORDS for f in (w, w.replace("ß", "ss"))})) \
+_GERMAN_LINE = (
+    "(?:"
+    + "|".join(sorted({re.escape(f) for w in _STREET_WORDS for f in (w, w.replace("ß", "ss"))}))
     + r")[ \t]"
+)
 
 
 _BLANKS_DIGIT = re.compile(r"[ \t]*[0-9]")
@@ -88,7 +147,9 @@ _BLANKS_DIGIT = re.compile(r"[ \t]*[0-9]")
 def _address_words():
     import ahocorasick_rs
 
-    return ahocorasick_rs.AhoCorasick([w for w, _ in _ADDRESS_KEYS], implementation=ahocorasick_rs.Implementation.DFA)
+    return ahocorasick_rs.AhoCorasick(
+        [w for w, _ in _ADDRESS_KEYS], implementation=ahocorasick_rs.Implementation.DFA
+    )
 
 
 def address_spans(text: str) -> list[tuple[int, int]]:
@@ -104,8 +165,11 @@ def address_spans(text: str) -> list[tuple[int, int]]:
     lo = hi = -1  # the last line found (hits come in order: each line is searched for once)
     for k, a, b in hits:
         kind = _ADDRESS_KIND[k]
-        if (kind == 2 or (kind == 0 and not _WORD_CHAR.match(text, b))
-                or (kind == 1 and _BLANKS_DIGIT.match(text, b))):
+        if (
+            kind == 2
+            or (kind == 0 and not _WORD_CHAR.match(text, b))
+            or (kind == 1 and _BLANKS_DIGIT.match(text, b))
+        ):
             if not lo <= a < hi:
                 lo = text.rfind("\n", 0, a) + 1
                 hi = text.find("\n", a)
@@ -125,8 +189,27 @@ _PUBLIC_ADDRESSES = re.compile(
     r"(?i)^(?:51 Franklin St(?:reet|\.)?|59 Temple Place|675 Mass(?:achusetts)? Ave(?:nue|\.)?|1600 Amphitheatre Parkway"
     r"|1 Infinite Loop|One Microsoft Way|1 Hacker Way|221B Baker Street)$"
 )
-_PLACEHOLDER_STREETS = frozenset({"example", "sesame", "anywhere", "any", "fake", "foo", "bar", "test", "sample",
-                                  "nowhere", "somewhere", "fictional", "imaginary", "random", "my", "your", "some"})
+_PLACEHOLDER_STREETS = frozenset(
+    {
+        "example",
+        "sesame",
+        "anywhere",
+        "any",
+        "fake",
+        "foo",
+        "bar",
+        "test",
+        "sample",
+        "nowhere",
+        "somewhere",
+        "fictional",
+        "imaginary",
+        "random",
+        "my",
+        "your",
+        "some",
+    }
+)
 _PLACEHOLDER_NUMBERS = frozenset({"1", "12", "123", "1234", "12345", "111", "100", "456", "999"})
 
 
@@ -149,15 +232,22 @@ def _personal_address(value: str) -> bool:
         if names == ["main"] and words[0].rstrip(",") in _PLACEHOLDER_NUMBERS:
             return False
         return True
-    if words[0][:1].isupper() and not words[0][:1].isdigit() and len(words) == 2 and _common_english(words[0]):
+    if (
+        words[0][:1].isupper()
+        and not words[0][:1].isdigit()
+        and len(words) == 2
+        and _common_english(words[0])
+    ):
         return False  # German form: the word before the number
     return True
 
 
 # A person's name before a street line: on its line ("Jane Doe, 12 Baker Street", after a label
 # such as "Ship to:") or alone on the line before (a postal address block).
-_LABEL = re.compile(r"(?i)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:(?:ship|deliver|send|bill|mail)(?:ed|ing)?[ \t]+to|address|"
-                    r"addressee|recipient|to|attn\.?|c/o)?[ \t]*[:\-]?[ \t]*")
+_LABEL = re.compile(
+    r"(?i)^(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:(?:ship|deliver|send|bill|mail)(?:ed|ing)?[ \t]+to|address|"
+    r"addressee|recipient|to|attn\.?|c/o)?[ \t]*[:\-]?[ \t]*"
+)
 
 
 _NAME_REACH = 160  # a name and a label before a street line: never longer
@@ -172,12 +262,12 @@ def _name_before(text: str, start: int) -> tuple[int, int] | None:
         head = before.rstrip(" \t,;")
         lab = _LABEL.match(head)
         cand_start = line + (lab.end() if lab else 0)
-        cand = text[cand_start:line + len(head)]
+        cand = text[cand_start : line + len(head)]
     elif line > 0:
         prev = line_start(text, line - 1, _NAME_REACH)
         lab = _LABEL.match(text, prev, line - 1)
         cand_start = lab.end() if lab else prev
-        cand = text[cand_start:line - 1].rstrip(" \t,;\r")
+        cand = text[cand_start : line - 1].rstrip(" \t,;\r")
     else:
         return None
     cand_strip = cand.strip()
@@ -210,8 +300,14 @@ class Addresses(Detector):
     # blank. The automaton finds them in the pass it makes anyway (``_plan`` used to search a
     # house number, ``0[a-z]?,?[ \t]``, which stops at every digit). On raw lines (no shape
     # check there) the house number or the German word then a blank stands for them.
-    trigger = Trigger(literals=_ADDRESS_LITERALS, shapes=_ADDRESS_SHAPES, shape_check=_ADDRESS_CHECK,
-                      shape_ends=_ADDRESS_ENDS, line_patterns=(r"0[a-z]?,?[ \t]", _GERMAN_LINE), lines=True)
+    trigger = Trigger(
+        literals=_ADDRESS_LITERALS,
+        shapes=_ADDRESS_SHAPES,
+        shape_check=_ADDRESS_CHECK,
+        shape_ends=_ADDRESS_ENDS,
+        line_patterns=(r"0[a-z]?,?[ \t]", _GERMAN_LINE),
+        lines=True,
+    )
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not _ADDRESS_HINT.search(text):

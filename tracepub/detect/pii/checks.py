@@ -8,13 +8,15 @@ import re
 
 from tracepub.model import Span
 
-_NOT_PERSONAL_EMAIL = re.compile(r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@")
+_NOT_PERSONAL_EMAIL = re.compile(
+    r"(?i)^(?:git|noreply|no-reply|donotreply|do-not-reply|mailer-daemon)@|\[bot\]@"
+)
 
 
 def _trim_email(text: str, s: Span) -> Span | None:
     """Presidio's email pattern takes ``user.email=jane@x.io`` whole (``=`` is legal in a local
     part); in traces that is a key and a value, and only the value is the address."""
-    value = text[s.start:s.end]
+    value = text[s.start : s.end]
     local = value.split("@", 1)[0]
     cut = max(local.rfind(c) for c in "=:/")
     if cut < 0:
@@ -27,7 +29,7 @@ def _trim_email(text: str, s: Span) -> Span | None:
 def _version_like(text: str, start: int) -> bool:
     """``agent/8.0.76.214``, ``v1.2.3.4``, ``version 2.1.0.0``: a four-part version, not an address
     (``http://81.2.69.160/`` keeps its two slashes and stays an address)."""
-    before = text[max(0, start - 12):start]
+    before = text[max(0, start - 12) : start]
     if before.endswith("/") and not before.endswith("//"):
         return True
     return before[-1:] in ("v", "V") or before.rstrip().lower().endswith(("version", "ver", "release"))
@@ -49,33 +51,142 @@ def _glued(text: str, s: Span) -> bool:
 # Reserved for documentation and testing (RFC 2606, RFC 6761): never anyone's mailbox.
 _RESERVED_DOMAIN = re.compile(r"(?i)(?:^|\.)(?:example\.(?:com|org|net|edu)|example|test|invalid|localhost)$")
 # Domains docs and tests use as placeholders.
-_PLACEHOLDER_DOMAINS = frozenset({
-    "domain.com", "yourdomain.com", "mydomain.com", "yourcompany.com", "mycompany.com", "company.com", "email.com",
-    "host.com", "foo.com", "bar.com", "foo.bar", "foobar.com", "test.com", "somewhere.com", "somedomain.com",
-    "website.com", "yoursite.com", "mysite.com", "server.com", "provider.com", "acme.com", "example.co",
-})
+_PLACEHOLDER_DOMAINS = frozenset(
+    {
+        "domain.com",
+        "yourdomain.com",
+        "mydomain.com",
+        "yourcompany.com",
+        "mycompany.com",
+        "company.com",
+        "email.com",
+        "host.com",
+        "foo.com",
+        "bar.com",
+        "foo.bar",
+        "foobar.com",
+        "test.com",
+        "somewhere.com",
+        "somedomain.com",
+        "website.com",
+        "yoursite.com",
+        "mysite.com",
+        "server.com",
+        "provider.com",
+        "acme.com",
+        "example.co",
+    }
+)
 # Local parts docs and tests use as placeholders, whatever the domain.
-_PLACEHOLDER_LOCAL = frozenset({
-    "foo", "bar", "baz", "qux", "quux", "foobar", "user", "username", "user1", "user2", "email", "e-mail", "me",
-    "you", "test", "tester", "example", "someone", "somebody", "name", "yourname", "your.name", "your_name",
-    "your-name", "youremail", "your.email", "your_email", "your-email", "myemail", "my.email", "my_email",
-    "first.last",
-    "firstname.lastname", "firstname", "lastname", "nobody", "anybody", "anyone", "to", "from", "sender",
-    "recipient", "address", "mail", "login", "account", "xxx", "abc", "xyz",
-})
+_PLACEHOLDER_LOCAL = frozenset(
+    {
+        "foo",
+        "bar",
+        "baz",
+        "qux",
+        "quux",
+        "foobar",
+        "user",
+        "username",
+        "user1",
+        "user2",
+        "email",
+        "e-mail",
+        "me",
+        "you",
+        "test",
+        "tester",
+        "example",
+        "someone",
+        "somebody",
+        "name",
+        "yourname",
+        "your.name",
+        "your_name",
+        "your-name",
+        "youremail",
+        "your.email",
+        "your_email",
+        "your-email",
+        "myemail",
+        "my.email",
+        "my_email",
+        "first.last",
+        "firstname.lastname",
+        "firstname",
+        "lastname",
+        "nobody",
+        "anybody",
+        "anyone",
+        "to",
+        "from",
+        "sender",
+        "recipient",
+        "address",
+        "mail",
+        "login",
+        "account",
+        "xxx",
+        "abc",
+        "xyz",
+    }
+)
 # Role and list mailboxes: an organisation's, not a person's.
 # Role mailboxes an organisation publishes (RFC 2142 and their like): an organisation's, not a
 # person's. Internal team boxes (ops@, billing@, admin@) name the user's employer and stay redacted.
-_ROLE_LOCAL = frozenset({
-    "info", "support", "help", "helpdesk", "contact", "sales", "security", "abuse", "postmaster", "webmaster",
-    "hostmaster", "noc", "usenet", "news", "www", "uucp", "ftp", "privacy", "legal", "press", "media", "marketing",
-    "hello", "conduct", "feedback", "enquiries", "inquiries", "careers", "jobs", "licensing", "community",
-    "announce", "newsletter", "security-alert", "secalert", "psirt", "bugs", "dpo", "gdpr", "donate", "sponsors",
-})
-_LIST_LOCAL = re.compile(r"(?i)-(?:dev|devel|users?|announce|discuss|commits?|bugs|help|request|owner|general|"
-                         r"patches|security|l|list|talk|core)$")
-_LIST_DOMAIN = re.compile(r"(?i)^(?:lists?|bugs|mailman|groups|googlegroups)\.|\.(?:googlegroups\.com|launchpad\.net)$"
-                          r"|^bugs\.")
+_ROLE_LOCAL = frozenset(
+    {
+        "info",
+        "support",
+        "help",
+        "helpdesk",
+        "contact",
+        "sales",
+        "security",
+        "abuse",
+        "postmaster",
+        "webmaster",
+        "hostmaster",
+        "noc",
+        "usenet",
+        "news",
+        "www",
+        "uucp",
+        "ftp",
+        "privacy",
+        "legal",
+        "press",
+        "media",
+        "marketing",
+        "hello",
+        "conduct",
+        "feedback",
+        "enquiries",
+        "inquiries",
+        "careers",
+        "jobs",
+        "licensing",
+        "community",
+        "announce",
+        "newsletter",
+        "security-alert",
+        "secalert",
+        "psirt",
+        "bugs",
+        "dpo",
+        "gdpr",
+        "donate",
+        "sponsors",
+    }
+)
+_LIST_LOCAL = re.compile(
+    r"(?i)-(?:dev|devel|users?|announce|discuss|commits?|bugs|help|request|owner|general|"
+    r"patches|security|l|list|talk|core)$"
+)
+_LIST_DOMAIN = re.compile(
+    r"(?i)^(?:lists?|bugs|mailman|groups|googlegroups)\.|\.(?:googlegroups\.com|launchpad\.net)$"
+    r"|^bugs\."
+)
 # SSH algorithm and protocol-extension names ("name@domain", RFC 4251 section 6): ``aes128-gcm@openssh.com``.
 _SSH_DOMAINS = frozenset({"openssh.com", "openssh.org", "libssh.org", "ssh.com"})
 _ALGO_TOKEN = re.compile(
@@ -101,7 +212,12 @@ def not_personal_email(text: str, start: int, end: int) -> bool:
     if ".." in local or local.startswith(".") or local.endswith(".") or re.search(r"%[0-9A-Fa-f]{2}", local):
         return True
     base = low_local.split("+", 1)[0]
-    if base in _PLACEHOLDER_LOCAL or base in _ROLE_LOCAL or _LIST_LOCAL.search(base) or _LIST_DOMAIN.search(low_domain):
+    if (
+        base in _PLACEHOLDER_LOCAL
+        or base in _ROLE_LOCAL
+        or _LIST_LOCAL.search(base)
+        or _LIST_DOMAIN.search(low_domain)
+    ):
         return True
     if low_domain in _SSH_DOMAINS or (low_domain.endswith(tuple("." + d for d in _SSH_DOMAINS))):
         return True
@@ -124,7 +240,9 @@ _CARD_CUE = re.compile(
     r"|(?<![a-z])cvv|billing"
 )
 _AADHAAR_CUE = re.compile(r"(?i)aadhaar|aadhar|uidai|(?<![a-z])uid(?![a-z])")
-_GROUPED_CARD = re.compile(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{3})?|[0-9]{4}([ -])[0-9]{6}\2[0-9]{5}")
+_GROUPED_CARD = re.compile(
+    r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{3})?|[0-9]{4}([ -])[0-9]{6}\2[0-9]{5}"
+)
 _GROUPED_4 = re.compile(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}")
 _CUE_REACH = 48
 

@@ -19,15 +19,40 @@ _APPS = r"(?:telegram|tg|discord|slack|twitter|mastodon|signal|matrix|keybase|in
 # ``threads: 4``): a handle after them needs its "@", and in prose the app's capital.
 _AMBIGUOUS = frozenset({"signal", "matrix", "threads", "tg", "irc"})
 # Values that are code or configuration, not a handle.
-_NOT_HANDLES = frozenset({"true", "false", "null", "none", "undefined", "yes", "no", "on", "off", "enabled",
-                          "disabled", "new", "name", "default", "string", "number", "boolean", "object", "any"})
+_NOT_HANDLES = frozenset(
+    {
+        "true",
+        "false",
+        "null",
+        "none",
+        "undefined",
+        "yes",
+        "no",
+        "on",
+        "off",
+        "enabled",
+        "disabled",
+        "new",
+        "name",
+        "default",
+        "string",
+        "number",
+        "boolean",
+        "object",
+        "any",
+    }
+)
 
 
-_HANDLE_AT = re.compile(rf"(?i)\b(?P<app>{_APPS})\b(?P<gap>[^\n@]{{0,40}}?)(?<![\w.])@([A-Za-z0-9_][A-Za-z0-9_.-]{{1,38}}[A-Za-z0-9_])")
+_HANDLE_AT = re.compile(
+    rf"(?i)\b(?P<app>{_APPS})\b(?P<gap>[^\n@]{{0,40}}?)(?<![\w.])@([A-Za-z0-9_][A-Za-z0-9_.-]{{1,38}}[A-Za-z0-9_])"
+)
 
 
-_HANDLE_KEY = re.compile(rf"(?im)^[ \t-]*[\"']?(?P<app>{_APPS})(?P<suffix>_handle|_user(?:name)?|_id)?[\"']?[ \t]*[:=][ \t]*[\"']?"
-                         r"(?P<at>@?)(?P<h>[A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_])(?![\w.(-])")
+_HANDLE_KEY = re.compile(
+    rf"(?im)^[ \t-]*[\"']?(?P<app>{_APPS})(?P<suffix>_handle|_user(?:name)?|_id)?[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?P<at>@?)(?P<h>[A-Za-z0-9_][A-Za-z0-9_.-]{1,38}[A-Za-z0-9_])(?![\w.(-])"
+)
 
 
 # Gateway metadata: a messaging account id under a generic key needs its app prefix
@@ -35,18 +60,42 @@ _HANDLE_KEY = re.compile(rf"(?im)^[ \t-]*[\"']?(?P<app>{_APPS})(?P<suffix>_handl
 _ACCOUNT_KEYS = {"user_id", "sender_id", "from_id", "author_id", "chat_user", "from_user"}
 
 
-_ACCOUNT_ID = re.compile(r"^(?:tg|telegram|discord|slack|wa|whatsapp|signal|matrix):@?[\w.-]{3,64}$", re.IGNORECASE)
+_ACCOUNT_ID = re.compile(
+    r"^(?:tg|telegram|discord|slack|wa|whatsapp|signal|matrix):@?[\w.-]{3,64}$", re.IGNORECASE
+)
 
 
-_APP_KEYS = {"telegram_id", "discord_id", "slack_id", "telegram", "discord", "handle", "telegram_handle",
-             "discord_handle", "slack_handle"}
+_APP_KEYS = {
+    "telegram_id",
+    "discord_id",
+    "slack_id",
+    "telegram",
+    "discord",
+    "handle",
+    "telegram_handle",
+    "discord_handle",
+    "slack_handle",
+}
 
 
 _DISCORD = re.compile(r"(?i)\bdiscord\b[^\n]{0,40}?\b([a-z0-9_.]{2,32})#\d{4}\b")
 
 
-_APP_WORDS = ("telegram", "discord", "slack", "twitter", "mastodon", "signal", "matrix", "keybase", "instagram",
-              "threads", "bluesky", "wechat", "skype")
+_APP_WORDS = (
+    "telegram",
+    "discord",
+    "slack",
+    "twitter",
+    "mastodon",
+    "signal",
+    "matrix",
+    "keybase",
+    "instagram",
+    "threads",
+    "bluesky",
+    "wechat",
+    "skype",
+)
 
 
 class Handles(Detector):
@@ -61,7 +110,9 @@ class Handles(Detector):
         return [_HandleKeys(), _HandleText(), _HandleProfiles()]
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return (_HandleKeys().scan(text, leaf) or _HandleText().scan(text, leaf)) + _HandleProfiles().scan(text, leaf)
+        return (_HandleKeys().scan(text, leaf) or _HandleText().scan(text, leaf)) + _HandleProfiles().scan(
+            text, leaf
+        )
 
 
 class _HandleKeys(Detector):
@@ -70,7 +121,9 @@ class _HandleKeys(Detector):
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         key = (leaf.key or "").lower()
-        if (key in _ACCOUNT_KEYS and _ACCOUNT_ID.match(text)) or (key in _APP_KEYS and re.fullmatch(r"@?[\w.-]{3,64}", text)):
+        if (key in _ACCOUNT_KEYS and _ACCOUNT_ID.match(text)) or (
+            key in _APP_KEYS and re.fullmatch(r"@?[\w.-]{3,64}", text)
+        ):
             # Gateway metadata (Hermes ``user_id: "tg:123456789"``, ``origin.username``): a
             # messaging account, whatever its shape.
             return [Span(0, len(text), "pii.handle", "handles:key", 0.85)]
@@ -127,17 +180,104 @@ _PROFILE = re.compile(
     r"/@(?P<at>[\w.-]{1,50}))",
     re.MULTILINE,
 )
-_SITE_PAGES = frozenset({
-    "about", "features", "orgs", "organizations", "settings", "login", "logout", "join", "signup", "pricing",
-    "marketplace", "sponsors", "topics", "explore", "notifications", "apps", "enterprise", "security", "site",
-    "contact", "collections", "trending", "events", "issues", "pulls", "new", "search", "readme", "team", "teams",
-    "codespaces", "copilot", "mobile", "home", "nonprofit", "education", "customer-stories", "discussions",
-    "dashboard", "users", "help", "blog", "status", "privacy", "terms", "api", "docs", "downloads", "releases",
-    "intent", "share", "hashtag", "i", "messages", "compose", "profile", "groups", "pages", "watch",
-    "jobs", "company", "school", "feed", "legal", "policies", "tos", "p", "reel", "stories",
-    "joinchat", "s", "addstickers", "c", "iv", "proxy", "socks", "web", "z", "a", "k", "github", "gitlab", "twitter", "x", "facebook", "instagram", "login.php", "sharer", "dialog", "plugins",
-    "tr", "ads", "business", "gaming",
-})
+_SITE_PAGES = frozenset(
+    {
+        "about",
+        "features",
+        "orgs",
+        "organizations",
+        "settings",
+        "login",
+        "logout",
+        "join",
+        "signup",
+        "pricing",
+        "marketplace",
+        "sponsors",
+        "topics",
+        "explore",
+        "notifications",
+        "apps",
+        "enterprise",
+        "security",
+        "site",
+        "contact",
+        "collections",
+        "trending",
+        "events",
+        "issues",
+        "pulls",
+        "new",
+        "search",
+        "readme",
+        "team",
+        "teams",
+        "codespaces",
+        "copilot",
+        "mobile",
+        "home",
+        "nonprofit",
+        "education",
+        "customer-stories",
+        "discussions",
+        "dashboard",
+        "users",
+        "help",
+        "blog",
+        "status",
+        "privacy",
+        "terms",
+        "api",
+        "docs",
+        "downloads",
+        "releases",
+        "intent",
+        "share",
+        "hashtag",
+        "i",
+        "messages",
+        "compose",
+        "profile",
+        "groups",
+        "pages",
+        "watch",
+        "jobs",
+        "company",
+        "school",
+        "feed",
+        "legal",
+        "policies",
+        "tos",
+        "p",
+        "reel",
+        "stories",
+        "joinchat",
+        "s",
+        "addstickers",
+        "c",
+        "iv",
+        "proxy",
+        "socks",
+        "web",
+        "z",
+        "a",
+        "k",
+        "github",
+        "gitlab",
+        "twitter",
+        "x",
+        "facebook",
+        "instagram",
+        "login.php",
+        "sharer",
+        "dialog",
+        "plugins",
+        "tr",
+        "ads",
+        "business",
+        "gaming",
+    }
+)
 
 
 def profile_handles(text: str) -> list[Span]:
@@ -160,9 +300,24 @@ def profile_handles(text: str) -> list[Span]:
 class _HandleProfiles(Detector):
     name = "handles"
     context_free = True
-    trigger = Trigger(literals=("github.com/", "gitlab.com/", "codeberg.org/", "twitter.com/", "x.com/",
-                                "linkedin.com/in/", "t.me/", "telegram.me/", "instagram.com/", "facebook.com/",
-                                "keybase.io/", "bsky.app/profile/", "/@"), lines=True)
+    trigger = Trigger(
+        literals=(
+            "github.com/",
+            "gitlab.com/",
+            "codeberg.org/",
+            "twitter.com/",
+            "x.com/",
+            "linkedin.com/in/",
+            "t.me/",
+            "telegram.me/",
+            "instagram.com/",
+            "facebook.com/",
+            "keybase.io/",
+            "bsky.app/profile/",
+            "/@",
+        ),
+        lines=True,
+    )
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         return profile_handles(escaped_view(text))

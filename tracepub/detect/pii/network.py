@@ -18,8 +18,15 @@ _DOTTED_QUAD = re.compile(r"([0-9]{1,3})\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}")
 
 # First octets of IPv4 blocks that are never global (RFC 6890): 0/8, 10/8, 127/8; and, by the
 # second octet, 100.64/10, 169.254/16, 172.16/12, 192.168/16. Logs are full of these.
-_NEVER_GLOBAL = {0: None, 10: None, 127: None, 100: range(64, 128), 169: range(254, 255), 172: range(16, 32),
-                 192: range(168, 169)}
+_NEVER_GLOBAL = {
+    0: None,
+    10: None,
+    127: None,
+    100: range(64, 128),
+    169: range(254, 255),
+    172: range(16, 32),
+    192: range(168, 169),
+}
 
 
 _WORD_AGREES: dict[str, bool] = {}
@@ -35,8 +42,9 @@ def _same_word_chars(text: str) -> bool:
         if ch > "\x7f":
             ok = _WORD_AGREES.get(ch)
             if ok is None:
-                ok = _WORD_AGREES[ch] = (ch.isalnum() or ch == "_") == bool(regex.match(r"\w", ch)) \
-                    and ch.isdecimal() == bool(regex.match(r"\d", ch))
+                ok = _WORD_AGREES[ch] = (ch.isalnum() or ch == "_") == bool(
+                    regex.match(r"\w", ch)
+                ) and ch.isdecimal() == bool(regex.match(r"\d", ch))
             if not ok:
                 return False
     return True
@@ -64,8 +72,10 @@ def is_public_ip(text: str) -> bool:
 # colon is before): "::" with nothing or a hex group of 1-4 right before it, or four colons
 # between groups. "test_x.py::test_y" and "std::vector" are not addresses. (ASCII word
 # characters only: where re and regex disagree on \w, the line is looked at.)
-_IPV6_ISH = (r"::(?<![A-Za-z0-9_]{5}::)(?<![G-Zg-z_]::)(?<![G-Zg-z_][A-Za-z0-9_]::)(?<![G-Zg-z_][A-Za-z0-9_]{2}::)"
-             r"(?<![G-Zg-z_][A-Za-z0-9_]{3}::)|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:")
+_IPV6_ISH = (
+    r"::(?<![A-Za-z0-9_]{5}::)(?<![G-Zg-z_]::)(?<![G-Zg-z_][A-Za-z0-9_]::)(?<![G-Zg-z_][A-Za-z0-9_]{2}::)"
+    r"(?<![G-Zg-z_][A-Za-z0-9_]{3}::)|:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:[0-9A-Fa-f]{1,4}:"
+)
 
 
 _IPV6_HINT = re.compile(_IPV6_ISH)
@@ -80,9 +90,11 @@ _IP_LINES = re.compile(rf"\.(?<=\d\.)\d{{1,3}}\.\d{{1,3}}\.\d|{_IPV6_ISH}")
 # Presidio's IPv4 pattern, as the fast path below knows it: every match is 1-3 ASCII digits, a dot,
 # 1-3 digits, a dot, 1-3 digits, a dot and a digit; so it starts 1-3 characters before a dot that
 # ``_IPV4_DOT`` finds, and ``re`` need not try it at every digit (``_ipv4_finditer``).
-_PRESIDIO_IPV4 = (r"\b(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\."
-                  r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)"
-                  r"(?:/(?:[0-2]?\d|3[0-2]))?\b")
+_PRESIDIO_IPV4 = (
+    r"\b(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\."
+    r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)\.(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)"
+    r"(?:/(?:[0-2]?\d|3[0-2]))?\b"
+)
 
 
 _IPV4_DOT = re.compile(r"\.(?<=[0-9]\.)(?=[0-9]{1,3}\.[0-9]{1,3}\.[0-9])")
@@ -94,7 +106,9 @@ def _ipv4_finditer(rx: re.Pattern, text: str, pos: int = 0, endpos: int | None =
     out: list[re.Match] = []
     end = pos
     endpos = len(text) if endpos is None else endpos
-    for p in sorted({q - k for q in (m.start() for m in _IPV4_DOT.finditer(text, pos, endpos)) for k in (3, 2, 1)}):
+    for p in sorted(
+        {q - k for q in (m.start() for m in _IPV4_DOT.finditer(text, pos, endpos)) for k in (3, 2, 1)}
+    ):
         if p < end:  # also skips positions before pos
             continue
         m = rx.match(text, p, endpos)
@@ -120,9 +134,29 @@ _VERSION_BEFORE = re.compile(
 _OID_ARCS = ("2.5.4.", "2.5.29.", "1.3.6.1", "1.3.14.", "1.3.101.", "1.3.132.", "2.16.840.", "0.9.2342.")
 _OID_WORDS = re.compile(r"(?i)oid|object[ _]?identifier|asn\.?1|dotted string")
 # Public DNS resolvers and other anycast services: they name a company's service, not anyone's machine.
-_SERVICES = frozenset({"8.8.8.8", "8.8.4.4", "1.1.1.1", "1.0.0.1", "9.9.9.9", "149.112.112.112", "208.67.222.222",
-                       "208.67.220.220", "4.2.2.1", "4.2.2.2", "4.2.2.3", "4.2.2.4", "4.2.2.5", "4.2.2.6",
-                       "64.6.64.6", "64.6.65.6", "94.140.14.14", "76.76.2.0", "185.228.168.9"})
+_SERVICES = frozenset(
+    {
+        "8.8.8.8",
+        "8.8.4.4",
+        "1.1.1.1",
+        "1.0.0.1",
+        "9.9.9.9",
+        "149.112.112.112",
+        "208.67.222.222",
+        "208.67.220.220",
+        "4.2.2.1",
+        "4.2.2.2",
+        "4.2.2.3",
+        "4.2.2.4",
+        "4.2.2.5",
+        "4.2.2.6",
+        "64.6.64.6",
+        "64.6.65.6",
+        "94.140.14.14",
+        "76.76.2.0",
+        "185.228.168.9",
+    }
+)
 _ASCENDING = "01234567890123456789"
 
 
@@ -133,7 +167,11 @@ def _example_v4(value: str) -> bool:
     octets = value.split(".")
     if len(octets) != 4:
         return False
-    if all(len(o) == 1 for o in octets) or len(set(octets)) == 1 or (octets[0] == octets[2] and octets[1] == octets[3]):
+    if (
+        all(len(o) == 1 for o in octets)
+        or len(set(octets)) == 1
+        or (octets[0] == octets[2] and octets[1] == octets[3])
+    ):
         return True
     if all(len(o) == 2 and o[0] == o[1] for o in octets):
         return True
@@ -141,7 +179,10 @@ def _example_v4(value: str) -> bool:
     if n[1] + 1 == n[2] and n[2] + 1 == n[3]:
         return True  # 16.17.18.19, 12.1.2.3, 200.8.9.10: counting octets
     digits = "".join(octets)
-    return any(digits[i:i + 6] in _ASCENDING or digits[i:i + 6] in _ASCENDING[::-1] for i in range(len(digits) - 5))
+    return any(
+        digits[i : i + 6] in _ASCENDING or digits[i : i + 6] in _ASCENDING[::-1]
+        for i in range(len(digits) - 5)
+    )
 
 
 def _personal_v6(value: str) -> bool:
@@ -153,7 +194,9 @@ def _personal_v6(value: str) -> bool:
         ip = ipaddress.IPv6Address(value.split("%", 1)[0].strip("[]"))
     except ValueError:
         return False
-    v4 = ip.ipv4_mapped or ("." in value and ip.packed[:12] == bytes(12) and ipaddress.IPv4Address(ip.packed[12:]))
+    v4 = ip.ipv4_mapped or (
+        "." in value and ip.packed[:12] == bytes(12) and ipaddress.IPv4Address(ip.packed[12:])
+    )
     if v4:
         s = str(v4)
         return is_public_ip(s) and not _example_v4(s) and s not in _SERVICES
@@ -165,7 +208,9 @@ def _personal_v6(value: str) -> bool:
     return not (ip in _DOC_V6 or ip in _6BONE or ip in _DOC_V6_NEW)
 
 
-_HEXSPEAK = re.compile(r"(?<![0-9a-f])(?:dead|beef|cafe|babe|face|feed|f00d|c0de|deaf|fade|b00b|d00d|abcd|1234)(?![0-9a-f])")
+_HEXSPEAK = re.compile(
+    r"(?<![0-9a-f])(?:dead|beef|cafe|babe|face|feed|f00d|c0de|deaf|fade|b00b|d00d|abcd|1234)(?![0-9a-f])"
+)
 _DOC_V6 = ipaddress.IPv6Network("2001:db8::/32")
 _DOC_V6_NEW = ipaddress.IPv6Network("3fff::/20")
 _6BONE = ipaddress.IPv6Network("3ffe::/16")
@@ -189,7 +234,9 @@ def personal_ip(text: str, start: int, end: int) -> bool:
     line = nl + 1 if nl >= 0 else max(0, start - 80)
     if _VERSION_BEFORE.search(text, max(line, start - 40), start):
         return False
-    if bare.startswith(_OID_ARCS) or (bare[0] in "012" and bare[1] == "." and _OID_WORDS.search(text, line, start)):
+    if bare.startswith(_OID_ARCS) or (
+        bare[0] in "012" and bare[1] == "." and _OID_WORDS.search(text, line, start)
+    ):
         return False
     if bare in _SERVICES or _example_v4(bare):
         return False

@@ -19,37 +19,308 @@ from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # Lower-case words allowed inside a name ("Ludwig van Beethoven", "Maria de la Cruz").
-PARTICLES = {"van", "von", "de", "da", "del", "der", "den", "di", "la", "le", "bin", "binti", "al", "el", "y",
-              "dos", "das", "du", "ter", "ten", "zu", "af", "av", "ibn", "mac", "st."}
+PARTICLES = {
+    "van",
+    "von",
+    "de",
+    "da",
+    "del",
+    "der",
+    "den",
+    "di",
+    "la",
+    "le",
+    "bin",
+    "binti",
+    "al",
+    "el",
+    "y",
+    "dos",
+    "das",
+    "du",
+    "ter",
+    "ten",
+    "zu",
+    "af",
+    "av",
+    "ibn",
+    "mac",
+    "st.",
+}
 # Capitalised words that make a candidate something other than a person.
 _NOT_NAMES = {
-    "the", "this", "that", "and", "or", "for", "with", "build", "test", "tests", "fix", "add", "update", "merge",
-    "release", "deploy", "production", "staging", "server", "client", "api", "error", "warning", "info", "debug",
-    "inc", "inc.", "llc", "ltd", "ltd.", "gmbh", "ag", "corp", "corp.", "corporation", "company", "co.", "foundation",
-    "authors", "contributors", "team", "project", "bot", "github", "gitlab", "google", "microsoft", "apple", "amazon",
-    "meta", "openai", "anthropic", "license", "licensed", "copyright", "all", "rights", "reserved", "mit", "apache",
-    "version", "unknown", "none", "null", "true", "false", "main", "master", "default", "admin", "root", "user",
-    "example", "sample", "demo", "dependabot", "renovate", "actions", "action", "workflow", "job", "step", "run",
-    "install", "setup", "check", "lint", "format", "docker", "node", "python", "go", "rust", "java", "ubuntu",
-    "linux", "windows", "macos", "service", "services", "system", "systems", "group", "labs", "lab", "software",
-    "technologies", "university", "institute", "community", "developers", "maintainers", "org", "organization",
-    "your", "name", "my", "our", "new", "old", "first", "last", "full", "display", "app", "web", "cli", "core",
-    "claude", "codex", "gemini", "assistant", "agent", "model", "tool", "tools", "code", "data", "database",
-    "contact", "support", "sales", "help", "office", "billing", "security", "privacy", "abuse", "hello", "noreply",
-    "cloud", "stack", "overflow", "hugging", "face", "studio", "visual", "compose", "issues", "request", "pull",
-    "national", "insurance", "social", "number", "grafana", "loki", "kafka", "redis", "terraform",
-    "azure", "devops", "kubernetes", "tailwind", "material", "native", "encrypt", "homebrew", "sentry", "vitest",
-    "jest", "postgres", "react", "vue", "angular", "svelte", "django", "flask", "rails", "laravel", "spring", "platform", "engine", "storage", "functions", "lambda", "bucket", "cluster", "console", "dashboard",
+    "the",
+    "this",
+    "that",
+    "and",
+    "or",
+    "for",
+    "with",
+    "build",
+    "test",
+    "tests",
+    "fix",
+    "add",
+    "update",
+    "merge",
+    "release",
+    "deploy",
+    "production",
+    "staging",
+    "server",
+    "client",
+    "api",
+    "error",
+    "warning",
+    "info",
+    "debug",
+    "inc",
+    "inc.",
+    "llc",
+    "ltd",
+    "ltd.",
+    "gmbh",
+    "ag",
+    "corp",
+    "corp.",
+    "corporation",
+    "company",
+    "co.",
+    "foundation",
+    "authors",
+    "contributors",
+    "team",
+    "project",
+    "bot",
+    "github",
+    "gitlab",
+    "google",
+    "microsoft",
+    "apple",
+    "amazon",
+    "meta",
+    "openai",
+    "anthropic",
+    "license",
+    "licensed",
+    "copyright",
+    "all",
+    "rights",
+    "reserved",
+    "mit",
+    "apache",
+    "version",
+    "unknown",
+    "none",
+    "null",
+    "true",
+    "false",
+    "main",
+    "master",
+    "default",
+    "admin",
+    "root",
+    "user",
+    "example",
+    "sample",
+    "demo",
+    "dependabot",
+    "renovate",
+    "actions",
+    "action",
+    "workflow",
+    "job",
+    "step",
+    "run",
+    "install",
+    "setup",
+    "check",
+    "lint",
+    "format",
+    "docker",
+    "node",
+    "python",
+    "go",
+    "rust",
+    "java",
+    "ubuntu",
+    "linux",
+    "windows",
+    "macos",
+    "service",
+    "services",
+    "system",
+    "systems",
+    "group",
+    "labs",
+    "lab",
+    "software",
+    "technologies",
+    "university",
+    "institute",
+    "community",
+    "developers",
+    "maintainers",
+    "org",
+    "organization",
+    "your",
+    "name",
+    "my",
+    "our",
+    "new",
+    "old",
+    "first",
+    "last",
+    "full",
+    "display",
+    "app",
+    "web",
+    "cli",
+    "core",
+    "claude",
+    "codex",
+    "gemini",
+    "assistant",
+    "agent",
+    "model",
+    "tool",
+    "tools",
+    "code",
+    "data",
+    "database",
+    "contact",
+    "support",
+    "sales",
+    "help",
+    "office",
+    "billing",
+    "security",
+    "privacy",
+    "abuse",
+    "hello",
+    "noreply",
+    "cloud",
+    "stack",
+    "overflow",
+    "hugging",
+    "face",
+    "studio",
+    "visual",
+    "compose",
+    "issues",
+    "request",
+    "pull",
+    "national",
+    "insurance",
+    "social",
+    "number",
+    "grafana",
+    "loki",
+    "kafka",
+    "redis",
+    "terraform",
+    "azure",
+    "devops",
+    "kubernetes",
+    "tailwind",
+    "material",
+    "native",
+    "encrypt",
+    "homebrew",
+    "sentry",
+    "vitest",
+    "jest",
+    "postgres",
+    "react",
+    "vue",
+    "angular",
+    "svelte",
+    "django",
+    "flask",
+    "rails",
+    "laravel",
+    "spring",
+    "platform",
+    "engine",
+    "storage",
+    "functions",
+    "lambda",
+    "bucket",
+    "cluster",
+    "console",
+    "dashboard",
 }
 # After a one-word name, words that make it a person ("Raman said", "Priya's").
-SPEECH = {"said", "says", "wrote", "writes", "mentioned", "suggested", "reported", "asked", "thinks", "thought",
-          "agreed", "approved", "reviewed", "merged", "'s", "’s"}
+SPEECH = {
+    "said",
+    "says",
+    "wrote",
+    "writes",
+    "mentioned",
+    "suggested",
+    "reported",
+    "asked",
+    "thinks",
+    "thought",
+    "agreed",
+    "approved",
+    "reviewed",
+    "merged",
+    "'s",
+    "’s",
+}
 # Before a one-word name, words that make it a person ("thanks Priya", "ask Raman").
-CUES = {"thanks", "thank", "hi", "hey", "hello", "dear", "ask", "asked", "ping", "pinged", "cc", "dm", "tell", "told",
-        "call", "called", "email", "emailed", "cheers", "congrats", "welcome"}
+CUES = {
+    "thanks",
+    "thank",
+    "hi",
+    "hey",
+    "hello",
+    "dear",
+    "ask",
+    "asked",
+    "ping",
+    "pinged",
+    "cc",
+    "dm",
+    "tell",
+    "told",
+    "call",
+    "called",
+    "email",
+    "emailed",
+    "cheers",
+    "congrats",
+    "welcome",
+}
 # Words in front of a name that NER tends to swallow ("Thanks Malik Quispe").
-GREETINGS = {"thanks", "thank", "hi", "hey", "hello", "dear", "ask", "ping", "cc", "dm", "email", "call", "tell",
-             "and", "with", "from", "by", "to", "for", "per", "via", "cheers", "regards", "congrats", "welcome"}
+GREETINGS = {
+    "thanks",
+    "thank",
+    "hi",
+    "hey",
+    "hello",
+    "dear",
+    "ask",
+    "ping",
+    "cc",
+    "dm",
+    "email",
+    "call",
+    "tell",
+    "and",
+    "with",
+    "from",
+    "by",
+    "to",
+    "for",
+    "per",
+    "via",
+    "cheers",
+    "regards",
+    "congrats",
+    "welcome",
+}
 _TOKEN = r"[^\W\d_][\w'’.-]*"
 # Line starts, allowing the line numbers that file-reading tools put in front (``   12→``, ``12\t``).
 _BOL = r"^(?:[ \t]*\d+(?:→|\t))?"
@@ -94,14 +365,20 @@ _KEYED = re.compile(
     rf"""|{_BOL}[ \t-]*(name|author|full_?name|owner|maintainer|contact)[ \t]*[:=][ \t]*([^"\n#<>]{{3,80}}?)[ \t]*$"""
 )
 # ``"contributors": ["Name <email>", ...]`` and ``authors = ["Name <email>"]``.
-_LIST = re.compile(r"""(?is)["']?(?:contributors|maintainers|authors)["']?[ \t]*[:=][ \t]*\[([^\]]{1,4000})\]""")
+_LIST = re.compile(
+    r"""(?is)["']?(?:contributors|maintainers|authors)["']?[ \t]*[:=][ \t]*\[([^\]]{1,4000})\]"""
+)
 _LIST_ITEM = re.compile(r"""["']([^"'<>\n]{3,80}?)[ \t]*(?:<[^"'\n]*>)?[ \t]*(?:\([^"'\n]*\))?["']""")
 # ``git blame``: ``^1f2e3d4 (Jane Doe 2025-11-12 10:00:00 +0100 40) code`` (a path may sit before the paren).
-_BLAME = re.compile(r"(?=[\^0-9a-f])(?<![\w^])\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]")
+_BLAME = re.compile(
+    r"(?=[\^0-9a-f])(?<![\w^])\^?[0-9a-f]{7,40}[ \t]+(?:\S+[ \t]+)?\(([^()\n]{2,80}?)[ \t]+[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9]"
+)
 # ``git shortlog -sn``: a count, a tab, a name.
 _SHORTLOG = re.compile(r"(?m)^[ \t]*[0-9]+\t([^\t\n]{3,80})$")
 # A name written next to an email in tables and CSV: ``| Jane Doe | jane@x.com |``, ``Jane Doe, jane@x.com``.
-_NEAR_EMAIL = re.compile(rf"({_TOKEN}(?:[ \t]+{_TOKEN}){{1,3}})[ \t]*[|,;(\t\"'][ \t|\"']*[\w.+-]+@[\w-]+\.[\w.-]+")
+_NEAR_EMAIL = re.compile(
+    rf"({_TOKEN}(?:[ \t]+{_TOKEN}){{1,3}})[ \t]*[|,;(\t\"'][ \t|\"']*[\w.+-]+@[\w-]+\.[\w.-]+"
+)
 # The ends of their matches, as regexes: every match holds one. ``re`` tries the two above at
 # every letter (~0.3 us a character); these at a "<" or a separator only, so a line with an
 # address but neither form ("git@github.com", "user@host") costs a fast search, not the name regex.
@@ -110,13 +387,36 @@ _NEAR_EMAIL_END = re.compile(r"[|,;(\t\"'][ \t|\"']*[\w.+-]+@[\w-]+\.[\w.-]+")
 
 # In prose, words that introduce a person ("thanks Jane Doe", "ask Li Wei to", "customer Ana Sousa").
 # On the name's line ("thank you" split by a line break is not a cue): everything stays on a line.
-_CUE_ALTS = (r"thanks|thank[ \t]+you|hi|hey|hello|dear|ask|asked|ping|pinged|cc|add|added|invite|invited|tell|told|"
-             r"email|emailed|call|called|contact|message|from|by|with|customer|client|colleague|manager|engineer|"
-             r"user|owner|reviewer|author|maintainer|assignee|for|to|and|per")
+_CUE_ALTS = (
+    r"thanks|thank[ \t]+you|hi|hey|hello|dear|ask|asked|ping|pinged|cc|add|added|invite|invited|tell|told|"
+    r"email|emailed|call|called|contact|message|from|by|with|customer|client|colleague|manager|engineer|"
+    r"user|owner|reviewer|author|maintainer|assignee|for|to|and|per"
+)
 _CUE = re.compile(rf"(?i:\b(?:{_CUE_ALTS})\b[ \t,:]+)({_TOKEN}[ \t]+{_TOKEN}(?:[ \t]+{_TOKEN})?)")
-_NAME_KEYS = {"name", "author", "full_name", "fullname", "display_name", "displayname", "contact_name", "real_name",
-              "realname", "author_name", "authorname", "sender_name", "recipient_name", "user_name",
-              "customer_name", "contributors", "maintainers", "authors", "owner", "committer", "reviewer", "assignee"}
+_NAME_KEYS = {
+    "name",
+    "author",
+    "full_name",
+    "fullname",
+    "display_name",
+    "displayname",
+    "contact_name",
+    "real_name",
+    "realname",
+    "author_name",
+    "authorname",
+    "sender_name",
+    "recipient_name",
+    "user_name",
+    "customer_name",
+    "contributors",
+    "maintainers",
+    "authors",
+    "owner",
+    "committer",
+    "reviewer",
+    "assignee",
+}
 
 
 # The names docs and tests write for "a person" ("Author: Foo Bar", "John Doe"): no one.
@@ -137,7 +437,7 @@ def looks_like_name(text: str, min_tokens: int = 2, strict: bool = True) -> bool
     low = text.lower()
     if low in PLACEHOLDER_NAMES or any(w in _PLACEHOLDER_WORDS for w in low.split()):
         return False
-    if any(c in text for c in "/\\:=@{}()[]_|$%&*+#;!?\"`"):
+    if any(c in text for c in '/\\:=@{}()[]_|$%&*+#;!?"`'):
         return False
     tokens = text.split()
     if not (min_tokens <= len(tokens) <= 5):
@@ -207,8 +507,19 @@ def _first_letter_form(alts: str) -> str:
 
 _CUE_TRIGGER = _first_letter_form(_CUE_ALTS) + r"\b[ \t,:]+[^\W\d_a-z]"
 # Every key in ``_KEYED`` ends with one of these words, then ``["']?[ \t]*[:=]``.
-_KEY_WORDS = ("name", "author", "owner", "maintainer", "contact", "customer", "sender", "recipient", "committer",
-              "reviewer", "assignee")
+_KEY_WORDS = (
+    "name",
+    "author",
+    "owner",
+    "maintainer",
+    "contact",
+    "customer",
+    "sender",
+    "recipient",
+    "committer",
+    "reviewer",
+    "assignee",
+)
 
 
 class _Part(Detector):
@@ -258,7 +569,9 @@ class _TrailerNames(_Part):
             # With its <email> (git log, trailers) a lower-case handle is a person; without one
             # ("author: pydata" in a blog's front matter) only a capitalised full name is.
             with_email = m.group().rstrip().endswith(">")
-            if value and (looks_like_name(value, 1, strict=False) if with_email else looks_like_name(value, 2)):
+            if value and (
+                looks_like_name(value, 1, strict=False) if with_email else looks_like_name(value, 2)
+            ):
                 s = m.start(1) + m.group(1).find(value)
                 spans.append(Span(s, s + len(value), "pii.person", "names:trailer", 0.9))
         return spans
@@ -268,22 +581,24 @@ class _EmailNames(_Part):
     """``Name <x@y>`` and ``Name, x@y.z``: an ``@`` followed by ``...>`` or, after a local-part
     character, by ``domain.tld``."""
 
-    trigger = Trigger(folded=(r"@(?:(?<=[\w.+-]@)[\w-]+\.[\w.-]|[^<>\s]{0,254}>)",), lines=True)  # bounded: linear
+    trigger = Trigger(
+        folded=(r"@(?:(?<=[\w.+-]@)[\w-]+\.[\w.-]|[^<>\s]{0,254}>)",), lines=True
+    )  # bounded: linear
 
     def find(self, text: str, leaf: Leaf) -> list[Span]:
         spans = []
         if "<" in text and _NAME_EMAIL_END.search(text) is not None:
             for m in _NAME_EMAIL.finditer(text):
                 cut = _trim(m.group(1), m.start(1))
-                if placeholder_email_in(m.group()[len(m.group(1)):]):
+                if placeholder_email_in(m.group()[len(m.group(1)) :]):
                     continue
-                if cut and looks_like_name(text[cut[0]:cut[1]], 1) and not on_copyright_line(text, cut[0]):
+                if cut and looks_like_name(text[cut[0] : cut[1]], 1) and not on_copyright_line(text, cut[0]):
                     spans.append(Span(cut[0], cut[1], "pii.person", "names:name-email", 0.9))
         for m in _NEAR_EMAIL.finditer(text) if _NEAR_EMAIL_END.search(text) is not None else ():
             cut = _trim(m.group(1), m.start(1))
-            if placeholder_email_in(m.group()[len(m.group(1)):]):
+            if placeholder_email_in(m.group()[len(m.group(1)) :]):
                 continue
-            if cut and looks_like_name(text[cut[0]:cut[1]], 2) and not on_copyright_line(text, cut[0]):
+            if cut and looks_like_name(text[cut[0] : cut[1]], 2) and not on_copyright_line(text, cut[0]):
                 spans.append(Span(cut[0], cut[1], "pii.person", "names:near-email", 0.8))
         return spans
 
@@ -337,8 +652,11 @@ class _KeyedNames(_Part):
 
     # The key words; on raw lines, a key word, its separator, then (the value has two words at
     # least) whitespace within the value: ``"name":"Bash"`` in a JSON record is not one.
-    trigger = Trigger(literals=_KEY_WORDS, lines=True, line_patterns=(
-        rf"""(?:{'|'.join(_KEY_WORDS)})["']?[ \t]*[:=][ \t]*["']?[^"\n<>]{{0,81}}?[ \t]""",))
+    trigger = Trigger(
+        literals=_KEY_WORDS,
+        lines=True,
+        line_patterns=(rf"""(?:{"|".join(_KEY_WORDS)})["']?[ \t]*[:=][ \t]*["']?[^"\n<>]{{0,81}}?[ \t]""",),
+    )
 
     def find(self, text: str, leaf: Leaf, windows: list[tuple[int, int]] | None = None) -> list[Span]:
         if "=" not in text and ":" not in text:
@@ -419,8 +737,16 @@ class _CueNames(_Part):
         return _prose_names(text) if leaf.prose else []
 
 
-_PARTS: tuple[type[_Part], ...] = (_KeyNames, _TrailerNames, _EmailNames, _KeyedNames, _ListNames, _BlameNames,
-                                   _ShortlogNames, _CueNames)
+_PARTS: tuple[type[_Part], ...] = (
+    _KeyNames,
+    _TrailerNames,
+    _EmailNames,
+    _KeyedNames,
+    _ListNames,
+    _BlameNames,
+    _ShortlogNames,
+    _CueNames,
+)
 
 
 class StructuredNames(Detector):
@@ -446,7 +772,7 @@ def _prose_names(text: str) -> list[Span]:
     out = []
     for m in _CUE.finditer(text):
         cut = _trim_leading(m.group(1), m.start(1))
-        if cut and looks_like_name(text[cut[0]:cut[1]], 2):
+        if cut and looks_like_name(text[cut[0] : cut[1]], 2):
             out.append(Span(cut[0], cut[1], "pii.person", "names:prose-cue", 0.85))
     return out
 
@@ -457,7 +783,11 @@ def _trim_leading(text: str, start: int) -> tuple[int, int] | None:
     keep: list[re.Match] = []
     for m in tokens:
         tok = m.group(0)
-        if tok[0].isupper() and not any(c.isdigit() for c in tok) and tok.lower().strip(".") not in _NOT_NAMES:
+        if (
+            tok[0].isupper()
+            and not any(c.isdigit() for c in tok)
+            and tok.lower().strip(".") not in _NOT_NAMES
+        ):
             keep.append(m)
         elif keep and tok.lower() in PARTICLES:
             keep.append(m)
@@ -468,7 +798,7 @@ def _trim_leading(text: str, start: int) -> tuple[int, int] | None:
     if not keep:
         return None
     end = keep[-1].end()
-    if text[end - 1:end] == ".":
+    if text[end - 1 : end] == ".":
         end -= 1
     return start + keep[0].start(), start + end
 

@@ -183,7 +183,9 @@ class Presidio(Detector):
         entity = rec.supported_entities[0]
         return [_Result(entity, s, e, score) for s, e, score in presidio_fast.analyze(rec, text)]
 
-    def _ips(self, text: str, windows: list[tuple[int, int]] | None = None, public_only: bool = False) -> list:
+    def _ips(
+        self, text: str, windows: list[tuple[int, int]] | None = None, public_only: bool = False
+    ) -> list:
         """IP results for the whole text, computed on the lines that can hold an address.
 
         ASCII lines without an IPv6 shape go through Presidio's IPv4 pattern compiled with ``re``
@@ -227,8 +229,10 @@ class Presidio(Detector):
         results carry offsets in ``text`` (context words are then looked for in ``text``)."""
         out: list = []
         for a, b in windows_matching(text, lines):
-            out += [_Result(r.entity_type, r.start + a, r.end + a, r.score)
-                    for r in self._analyze(rec, text[a:b], entities)]
+            out += [
+                _Result(r.entity_type, r.start + a, r.end + a, r.score)
+                for r in self._analyze(rec, text[a:b], entities)
+            ]
         return out
 
     def _in_windows(self, rec, text: str, windows: list[tuple[int, int]], analyze=None) -> list:
@@ -249,7 +253,7 @@ class Presidio(Detector):
             score = float(r.score)
             if score < min_score and context:
                 low = low if low is not None else text.lower()
-                before = low[max(0, r.start - _CONTEXT_WINDOW): r.start]
+                before = low[max(0, r.start - _CONTEXT_WINDOW) : r.start]
                 if any(w in before for w in context):
                     score = min(1.0, score + _CONTEXT_BOOST)
             if score < min_score:
@@ -265,8 +269,10 @@ class Presidio(Detector):
 
                     # Only the entity recognizer: in the small English pipeline it has its own
                     # token-to-vector layer, so tagger, parser and lemmatizer are dead weight.
-                    self._nlp = spacy.load(self.ner_model, exclude=["tok2vec", "tagger", "parser", "attribute_ruler",
-                                                                    "lemmatizer", "senter"])
+                    self._nlp = spacy.load(
+                        self.ner_model,
+                        exclude=["tok2vec", "tagger", "parser", "attribute_ruler", "lemmatizer", "senter"],
+                    )
         return self._nlp
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
@@ -285,7 +291,7 @@ class Presidio(Detector):
         if "@" in text:
             for s in self._spans(text, self._on_lines(self._email, text, ["EMAIL_ADDRESS"], _AT_LINES)):
                 s = _trim_email(text, s)
-                if s is None or _NOT_PERSONAL_EMAIL.search(text[s.start:s.end]):
+                if s is None or _NOT_PERSONAL_EMAIL.search(text[s.start : s.end]):
                     continue
                 if url_password(text, s.start):
                     continue  # scheme://user:PASSWORD@host: a URL password (the secret rules' url-password), no address
@@ -293,7 +299,9 @@ class Presidio(Detector):
                     spans.append(s)
         return spans
 
-    def numbers(self, text: str, windows: list[tuple[int, int]] | None = None, phones: bool = True) -> list[Span]:
+    def numbers(
+        self, text: str, windows: list[tuple[int, int]] | None = None, phones: bool = True
+    ) -> list[Span]:
         """Phones (unless not ``phones``), cards, national ids, IBANs and public IPs, looked for on
         ``windows`` (lines of ``text`` that hold every possible match; None: all of it). Context
         words, the digit counts that gate IPs and IBANs and the checks around a match read the
@@ -309,8 +317,12 @@ class Presidio(Detector):
         for rec, lines in zip(self._digit_recognizers, by_shape, strict=True):
             if lines:
                 found = self._in_windows(rec, text, lines)
-                spans += [s for s in self._spans(text, found, rec.context, 0.4) if not _glued(text, s)
-                          and number_in_place(text, s.start, s.end, s.detector.partition(":")[2])]
+                spans += [
+                    s
+                    for s in self._spans(text, found, rec.context, 0.4)
+                    if not _glued(text, s)
+                    and number_in_place(text, s.start, s.end, s.detector.partition(":")[2])
+                ]
         # Only the thresholds 7 and 8 matter, and only for IPs and IBANs: a search, not a count.
         ndigits: int | None = None
 
@@ -322,16 +334,25 @@ class Presidio(Detector):
 
         if any(_IP_LINES.search(text, a, b) for a, b in wins) and digits() >= 7:
             for s in self._spans(text, self._ips(text, windows, public_only=True)):
-                if is_public_ip(text[s.start:s.end]) and not _version_like(text, s.start) \
-                        and personal_ip(text, s.start, s.end):
+                if (
+                    is_public_ip(text[s.start : s.end])
+                    and not _version_like(text, s.start)
+                    and personal_ip(text, s.start, s.end)
+                ):
                     spans.append(s)
-        if _NINO_END.search(joined) and _NINO_HINT.search(joined):  # six digits: on a window; a match anywhere then counts
+        if _NINO_END.search(joined) and _NINO_HINT.search(
+            joined
+        ):  # six digits: on a window; a match anywhere then counts
             found = _shifted(self._analyze(self._nino, joined, ["UK_NINO"]), wins, starts)
             spans += self._spans(text, found, self._nino.context, 0.4)
         iban = [(a, b) for a, b in wins if has_iban_hint(text, a, b)]
         if iban and digits() >= 8:
-            spans += self._spans(text, self._in_windows(
-                self._iban, text, iban, lambda w: self._iban.analyze(w, ["IBAN_CODE"], None)))
+            spans += self._spans(
+                text,
+                self._in_windows(
+                    self._iban, text, iban, lambda w: self._iban.analyze(w, ["IBAN_CODE"], None)
+                ),
+            )
         return spans
 
     def may_name(self, text: str) -> bool:
@@ -357,7 +378,12 @@ class Presidio(Detector):
             if ent.label_ == "PERSON" and start > 0:
                 prev = doc[start - 1]
                 # "Beatriz" in front of a PERSON "Kuznetsov": the model cut the name short.
-                if prev.is_title and prev.is_alpha and looks_like_name(prev.text, 1) and prev.lower_ not in GREETINGS:
+                if (
+                    prev.is_title
+                    and prev.is_alpha
+                    and looks_like_name(prev.text, 1)
+                    and prev.lower_ not in GREETINGS
+                ):
                     start -= 1
             span = doc[start:end]
             if len(span) == 1:
@@ -373,8 +399,16 @@ class Presidio(Detector):
                 score = 0.6 if 2 <= len(span) <= 4 and looks_like_name(span.text, 2) else 0.0
             if score <= 0:
                 continue
-            out.append(Span(span.start_char, span.end_char, "pii.person", f"presidio:spacy-ner:{ent.label_}", score,
-                            ner_action(score, self.ner_threshold)))
+            out.append(
+                Span(
+                    span.start_char,
+                    span.end_char,
+                    "pii.person",
+                    f"presidio:spacy-ner:{ent.label_}",
+                    score,
+                    ner_action(score, self.ner_threshold),
+                )
+            )
         return out
 
 
@@ -420,13 +454,16 @@ class _Numbers(Detector):
 
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
-        self.trigger = Trigger(folded=_NUMBER_TRIGGERS, folded_split=(_NUMBER_SHAPES,), shapes=_iban_shapes(),
-                               shape_check=_IBAN_START, lines=True)
+        self.trigger = Trigger(
+            folded=_NUMBER_TRIGGERS,
+            folded_split=(_NUMBER_SHAPES,),
+            shapes=_iban_shapes(),
+            shape_check=_IBAN_START,
+            lines=True,
+        )
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         return self._presidio.numbers(escaped_view(text), phones=False)
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
         return self._presidio.numbers(escaped_view(text), windows, phones=False)
-
-

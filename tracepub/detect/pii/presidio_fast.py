@@ -24,8 +24,11 @@ MAX_SCORE = EntityRecognizer.MAX_SCORE
 def supports(rec: object) -> bool:
     ok = getattr(rec, "_tracepub_fast", None)
     if ok is None:
-        ok = isinstance(rec, PatternRecognizer) and type(rec).analyze is PatternRecognizer.analyze \
+        ok = (
+            isinstance(rec, PatternRecognizer)
+            and type(rec).analyze is PatternRecognizer.analyze
             and not getattr(rec, "deny_list", None)
+        )
         try:
             rec._tracepub_fast = ok  # type: ignore[attr-defined]
         except AttributeError:  # pragma: no cover - a recognizer with __slots__
@@ -43,8 +46,10 @@ def _compiled(pattern: str, flags: int) -> regex.Pattern:
 # in the run of local-part characters before it and its end in the run of domain characters after
 # it; ``regex`` would try it at every word boundary of the line (~0.15 us a character).
 _LOCAL = r"[!#$%&'*+\-/=?^_`{|}~\.\w]"
-EMAIL_PATTERN = (r"\b((([!#$%&'*+\-/=?^_`{|}~\w])|([!#$%&'*+\-/=?^_`{|}~\w][!#$%&'*+\-/=?^_`{|}~\.\w]{0,}"
-                 r"[!#$%&'*+\-/=?^_`{|}~\w]))[@]\w+(?:-+\w+)*(?:\.\w+(?:-+\w+)*)+)\b")
+EMAIL_PATTERN = (
+    r"\b((([!#$%&'*+\-/=?^_`{|}~\w])|([!#$%&'*+\-/=?^_`{|}~\w][!#$%&'*+\-/=?^_`{|}~\.\w]{0,}"
+    r"[!#$%&'*+\-/=?^_`{|}~\w]))[@]\w+(?:-+\w+)*(?:\.\w+(?:-+\w+)*)+)\b"
+)
 
 
 @lru_cache(maxsize=8)

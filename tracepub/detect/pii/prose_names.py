@@ -83,8 +83,10 @@ _SPOKEN = re.compile(rf"({_CAP_WORD}?)(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)"
 _JOINED = re.compile(rf"{_AT_WORD}{_CAP}[^\W\d_]{{0,{_WORD_MAX}}}[-'’‐–]{_CAP}")
 
 
-_MAY_NAME = re.compile(rf"{_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CUED.pattern}|{_SPOKEN.pattern}"
-                       rf"|{_JOINED.pattern}")
+_MAY_NAME = re.compile(
+    rf"{_CAP_WORD}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CUED.pattern}|{_SPOKEN.pattern}"
+    rf"|{_JOINED.pattern}"
+)
 
 
 # ``_MAY_NAME`` as the prefilter searches it (does it match anywhere?), in two regexes that ``re``
@@ -241,5 +243,9 @@ def _common_words() -> frozenset[str]:
 def name_like(word: str) -> bool:
     """Capitalised (``Alice``, ``O'Brien``, ``José``), not all capitals, not a common word."""
     common = _common_words()
-    return word[0].isupper() and not word.isupper() and word.lower() not in common \
+    return (
+        word[0].isupper()
+        and not word.isupper()
+        and word.lower() not in common
         and word.split("'")[0].split("’")[0].lower() not in common
+    )

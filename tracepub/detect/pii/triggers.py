@@ -13,7 +13,9 @@ import re
 _PHONE_CANDIDATE = re.compile(r"(?=[+(0-9])(?<![\w.+/-])\+?\(?[0-9][0-9 \t().-]{5,22}[0-9](?![\w-]|\.\d)")
 
 
-_NINO_HINT = re.compile(r"(?=[A-CEGHJ-PR-TW-Z])\b[A-CEGHJ-PR-TW-Z]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[A-D]\b")
+_NINO_HINT = re.compile(
+    r"(?=[A-CEGHJ-PR-TW-Z])\b[A-CEGHJ-PR-TW-Z]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[0-9]{2}[ -]?[A-D]\b"
+)
 
 
 # How every ``_NINO_HINT`` match ends: a letter A-D after a digit (a blank or hyphen between), then
@@ -40,8 +42,10 @@ _EMAIL_TRIGGER = r"""@(?<![\s"(),;:<>\[\]\\@.]@)[^\s.@]+\.[^\s.]"""
 # quad, which ``_phones`` skips, or none: a quad's inner groups are followed by a dot and a digit;
 # logs are full of addresses). Phones are their own part (``_Phones``): their candidate search
 # stops at every digit, so it runs on these lines only.
-_PHONE_TRIGGER = (r"0(?<![a-z0-9_./-]0)(?!(?<![+(]0)0{0,2}\.0{1,3}\.0{1,3}\.0{1,3}[ \t().-]*+(?!0))"
-                  r"(?:[ \t().-]*+0){6}[0 \t().-]{0,34}?(?<=0)(?![\w-]|\.0)")
+_PHONE_TRIGGER = (
+    r"0(?<![a-z0-9_./-]0)(?!(?<![+(]0)0{0,2}\.0{1,3}\.0{1,3}\.0{1,3}[ \t().-]*+(?!0))"
+    r"(?:[ \t().-]*+0){6}[0 \t().-]{0,34}?(?<=0)(?![\w-]|\.0)"
+)
 
 
 # Numbers' trigger: ``_NUMBER_SHAPE`` (searched as ``_NUMBER_SHAPES``, below) and these.
@@ -64,7 +68,8 @@ _NUMBER_SHAPE = (
     r"0(?<![0_]0)(?:(?<![a-z0-9_]0)(?:000[- ]?0000?[- ]?0000?[- ]?000|00(?:-00-0000|00-0000|-000000|000000|[- .]00[- .]0000)"
     r"|0{6,7}-?[^\W\d_]|000(?:00000000|[- :]0000[- :]0000)|0{0,2}\.0{1,3}\.0{1,3}\.0)"
     r"|(?<=[a-z][a-z]0)(?<![a-z0-9_][a-z][a-z]0)0 ?00 ?00 ?[a-d]"
-    r"|(?<=[a-z][a-z] 0)(?<![a-z0-9_][a-z][a-z] 0)0 ?00 ?00 ?[a-d])")
+    r"|(?<=[a-z][a-z] 0)(?<![a-z0-9_][a-z][a-z] 0)0 ?00 ?00 ?[a-d])"
+)
 
 
 # ``_NUMBER_SHAPE`` split by what follows its first digit (``Trigger.folded_split``): a second

@@ -35,7 +35,9 @@ def _shifted(results: list, windows: list[tuple[int, int]], starts: list[int]) -
     return out
 
 
-def _lines_with(fj: str, rx: re.Pattern, windows: list[tuple[int, int]], starts: list[int]) -> list[tuple[int, int]]:
+def _lines_with(
+    fj: str, rx: re.Pattern, windows: list[tuple[int, int]], starts: list[int]
+) -> list[tuple[int, int]]:
     """The lines of ``_joined`` text (``fj``, folded) where ``rx`` matches, as windows of the
     original text (a search per matching line)."""
     import bisect

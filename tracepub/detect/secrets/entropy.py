@@ -89,7 +89,9 @@ _NOT_A_VALUE = re.compile(
     r"|\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?\Z"
 )
 _SECRET_WORD = re.compile(r"(?i:pass|pwd|secret|token|key|auth|cred)")
-_VERSIONED = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_@]v?\d+\.\d+\.\d+(?:[-.+][A-Za-z0-9]+)*")
+_VERSIONED = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_@]v?\d+\.\d+\.\d+(?:[-.+][A-Za-z0-9]+)*"
+)
 # The name that owns a value found after a secret word in prose: code-shaped (``credentialsId``,
 # ``usernameVariable``), right before the colon or equals sign.
 _PAIR = re.compile(r"([a-z][a-z_]{1,30})=(?=[^=\s])")  # a lower-case name, then its value
@@ -135,8 +137,17 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
     if tier == STRONG and v.isdigit() and v.isascii():
         # a number under a strong name (discord client secrets and ids, asana ids): long enough not to
         # be a count, a port, a year or an epoch, varied, and not a run
-        return len(v) >= 16 and filters.shannon(v) >= 2.5 and not filters.is_placeholder(v) and not filters._sequential(v)
-    if filters.is_placeholder(v) or filters.is_doc_example(v) or filters.is_reference(v, dotted=code_like and not quoted):
+        return (
+            len(v) >= 16
+            and filters.shannon(v) >= 2.5
+            and not filters.is_placeholder(v)
+            and not filters._sequential(v)
+        )
+    if (
+        filters.is_placeholder(v)
+        or filters.is_doc_example(v)
+        or filters.is_reference(v, dotted=code_like and not quoted)
+    ):
         return False
     if v.lower() in _STOPWORDS or _PATHLIKE.match(v):
         return False
@@ -162,9 +173,16 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
     if " " in v:
         return False
     if tier == STRONG:
-        return filters.looks_random(v, 10) or (
-            (filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0
-        ) or (len(v) >= 16 and _HEX_RUN.fullmatch(v) is not None and filters.shannon(v) >= 2.7 and not filters._sequential(v))
+        return (
+            filters.looks_random(v, 10)
+            or ((filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0)
+            or (
+                len(v) >= 16
+                and _HEX_RUN.fullmatch(v) is not None
+                and filters.shannon(v) >= 2.7
+                and not filters._sequential(v)
+            )
+        )
     # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id); or
     # base64 of user:password under an auth name (docker's "auth", npm's _auth), however short
     if _auth_blob(v):
@@ -235,7 +253,9 @@ class ContextEntropy(Detector):
         for k, start, end in sorted(found, key=_hit_start):
             if start <= done:
                 continue
-            if k == pat and (end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()):
+            if k == pat and (
+                end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()
+            ):
                 continue  # "path", "pattern", "compat": only a whole word PAT names a token
             a = start
             while a > 0 and text[a - 1] in _IDENT_CHARS and start - a < 80:
@@ -281,7 +301,9 @@ class ContextEntropy(Detector):
             span = self._element(text, a, b, name, tier)
         if span is None and b < len(text) and text[b] in _BLANKS and not flag:
             span = self._set_command(text, a, b, name, tier)
-        if span is None and (not _REAL_ASSIGNMENT.match(text, b) or _HANDED_BEFORE.search(text, max(0, a - 60), a)):
+        if span is None and (
+            not _REAL_ASSIGNMENT.match(text, b) or _HANDED_BEFORE.search(text, max(0, a - 60), a)
+        ):
             # prose; a rejected assignment stays rejected, unless the words before hand a value
             # over ("here's the token:" and the value on the next line)
             span = self._nearby(text, b, name, tier, a)
@@ -385,8 +407,14 @@ class ContextEntropy(Detector):
         hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
         if not (filters.looks_random(value, 16) or hexlike):
             return None
-        if hexlike and len(value) in (40, 64) and not (a >= 0 and _HANDED_BEFORE.search(text, max(0, a - 60), a)):
-            return None  # a git SHA after "key ...:" is a commit ("here's my key for staging: <hex>" is a key)
+        if (
+            hexlike
+            and len(value) in (40, 64)
+            and not (a >= 0 and _HANDED_BEFORE.search(text, max(0, a - 60), a))
+        ):
+            return (
+                None  # a git SHA after "key ...:" is a commit ("here's my key for staging: <hex>" is a key)
+            )
         return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
 
     def _handed(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
@@ -410,7 +438,9 @@ class ContextEntropy(Detector):
         return Span(start, end, _type_for(name, tier), f"{self.name}:{how}", confidence, action)
 
 
-_B64_LINE = re.compile(r"(?:\r?\n|(?:\\r)?\\n)(?:[ \t]{0,8}\d{1,6}→)?[ \t]{0,8}[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+_B64_LINE = re.compile(
+    r"(?:\r?\n|(?:\\r)?\\n)(?:[ \t]{0,8}\d{1,6}→)?[ \t]{0,8}[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])"
+)
 _B64_VALUE = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 
 
@@ -472,19 +502,25 @@ _BLANKS = " \t"
 _CODE_OPS = frozenset(("=", "==", "===", "!=", "!==", ".=", "+=", "||=", "<-"))
 # XML: the element's end (or an attribute's closing quote, then the end), blanks and line breaks
 # (JSON-escaped ones too, and a file view's line numbers), the value, blanks, the closing tag.
-_ELEMENT = re.compile(r"""(?:\\?["'])?>(?:\s|\\[nrt]|\d{1,6}→)*(?P<v>[^\s<>"'`\\]{1,4096})(?:\s|\\[nrt]|\d{1,6}→)*</""")
+_ELEMENT = re.compile(
+    r"""(?:\\?["'])?>(?:\s|\\[nrt]|\d{1,6}→)*(?P<v>[^\s<>"'`\\]{1,4096})(?:\s|\\[nrt]|\d{1,6}→)*</"""
+)
 # Before a name whose value follows a blank: a command that sets it.
 _SET_BEFORE = re.compile(
     r"(?:\b(?:configure|config|secrets?|env|vars?|credentials?|keys?)[ \t]+(?:set|add|put)"
     r"|\bgit[ \t]+config(?:[ \t]+--?[\w-]+)*|\bset)[ \t]+(?:[^\s]*[/:])?\Z"
 )
-_SET_VALUE = re.compile(r"""[ \t]{1,4}(?:(?P<q>["'])(?P<qv>[^"'\n]{1,1024})(?P=q)|(?P<uv>[^\s"'`;&|\\]{1,1024}))""")
+_SET_VALUE = re.compile(
+    r"""[ \t]{1,4}(?:(?P<q>["'])(?P<qv>[^"'\n]{1,1024})(?P=q)|(?P<uv>[^\s"'`;&|\\]{1,1024}))"""
+)
 # Prose that hands a value over, before the secret word ("here's my", "use this", "try the new").
 _HANDED_BEFORE = re.compile(
     r"(?i:here(?:'s|’s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got)"
     r"[ \t]+(?:(?:my|the|our|your|this|a|an|new|that)[ \t]+)?(?:[A-Za-z][\w-]{0,20}[ \t]+){0,2}\Z"
 )
-_HANDED_VALUE = re.compile(r"""(?:[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])""")
+_HANDED_VALUE = re.compile(
+    r"""(?:[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"""
+)
 
 
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)

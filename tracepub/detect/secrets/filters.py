@@ -237,8 +237,7 @@ _COMMON_BIGRAMS = frozenset(
     "id ie if ig il im in io ip ir is it ke la ld le lf li ll lo ls lt lu ly ma me mi mo mp na nc nd "
     "ne nf ng ni no ns nt ob oc od ol om on oo op or os ot ou ow pa pe pi pl po pp pr pt py qu ra rc "
     "re rg ri rm rn ro rr rs rt ru ry sa sc se sh si so sp ss st su ta te th ti to tr ts tt tu ty ue "
-    "ul um un up ur us ut va ve wa wi xc xt yp yt"
-    .split()
+    "ul um un up ur us ut va ve wa wi xc xt yp yt".split()
 )
 _PIECES = re.compile(r"[A-Z]{2,}(?![a-z])|[A-Z]?[a-z]+|[A-Z]")
 _LONG_DIGITS = re.compile(r"\d{5,}")
@@ -253,7 +252,9 @@ def _wordy(v: str) -> bool:
     if _LONG_DIGITS.search(v):
         return False
     if len(_INNER_DIGITS.findall(v)) >= 2 and v.isalnum():
-        return False  # "9inibyru3fup6a376", "pr2iboowu25gsi": digits strewn between letters, as no name has them
+        return (
+            False  # "9inibyru3fup6a376", "pr2iboowu25gsi": digits strewn between letters, as no name has them
+        )
     pieces = _PIECES.findall(v)
     if not pieces or sum(map(len, pieces)) / len(pieces) < 2.5:
         return False  # "tWrn2stEet": case flips every two letters, as no name does
@@ -297,7 +298,9 @@ _LETTER_RUNS = tuple(r for r in _SEQUENTIAL_RUNS if r.isalpha())
 def _sequential(v: str) -> bool:
     """``abcdef``, ``0123456789``, ``qwerty``, or a value holding a long run of one."""
     low = v.lower()
-    return len(low) >= 6 and (any(low in s + s for s in _SEQUENTIAL) or any(r in low for r in _SEQUENTIAL_RUNS))
+    return len(low) >= 6 and (
+        any(low in s + s for s in _SEQUENTIAL) or any(r in low for r in _SEQUENTIAL_RUNS)
+    )
 
 
 def entropy_floor(n: int) -> float:
@@ -323,8 +326,12 @@ def looks_random(value: str, min_len: int = 12) -> bool:
     if _wordy(v) or _sequential(v):
         return False
     classes = sum(
-        (any(c.islower() for c in v), any(c.isupper() for c in v), any(c.isdigit() for c in v),
-         any(not c.isalnum() for c in v))
+        (
+            any(c.islower() for c in v),
+            any(c.isupper() for c in v),
+            any(c.isdigit() for c in v),
+            any(not c.isalnum() for c in v),
+        )
     )
     return classes >= 2 or len(v) >= 24
 

@@ -68,8 +68,19 @@ _KEY_STRONG = frozenset(
     langchain wandb huggingface hf aws azure gcp firebase supabase sentry datadog twilio
     sendgrid mailgun algolia mapbox""".split()
 )
-_PASS_COMPOUNDS = frozenset({"dbpass", "pgpass", "mysqlpass", "userpass", "keypass", "smtppass", "mailpass", "rootpass", "adminpass"})
-_PASSWORD_WORDS = ("password", "passwd", "passphrase", "passcode", "passwort", "contrasena", "contraseña", "senha")
+_PASS_COMPOUNDS = frozenset(
+    {"dbpass", "pgpass", "mysqlpass", "userpass", "keypass", "smtppass", "mailpass", "rootpass", "adminpass"}
+)
+_PASSWORD_WORDS = (
+    "password",
+    "passwd",
+    "passphrase",
+    "passcode",
+    "passwort",
+    "contrasena",
+    "contraseña",
+    "senha",
+)
 # Words that may follow a weak secret word (``key``, ``auth``) in a name that still holds it:
 # ``KEY_B64``, ``auth_value``, ``key_prod``.
 _QUALIFIERS = frozenset(
@@ -77,8 +88,16 @@ _QUALIFIERS = frozenset(
     local new old current enc encoded plain env default main secret token pass password key auth v""".split()
 )
 # Full names that are secrets though their last word says otherwise.
-_STRONG_NAMES = frozenset({"private_key_id", "client_key_data", "secret_key_base", "secret_id", "client_secret_id",
-                           "docker_auth_config"})
+_STRONG_NAMES = frozenset(
+    {
+        "private_key_id",
+        "client_key_data",
+        "secret_key_base",
+        "secret_id",
+        "client_secret_id",
+        "docker_auth_config",
+    }
+)
 
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SPLIT = re.compile(r"[^A-Za-z0-9ñ]+")
@@ -96,7 +115,20 @@ def words(name: str) -> list[str]:
 
 
 _DIGITS = "0123456789"
-_COUNTED = ("token", "key", "secret", "pass", "password", "passwd", "pwd", "auth", "pat", "cred", "credential", "credentials")
+_COUNTED = (
+    "token",
+    "key",
+    "secret",
+    "pass",
+    "password",
+    "passwd",
+    "pwd",
+    "auth",
+    "pat",
+    "cred",
+    "credential",
+    "credentials",
+)
 
 
 @lru_cache(maxsize=8192)
@@ -122,9 +154,27 @@ def name_tier(name: str) -> int:
         elif w == "token" or (w.endswith("token") and w != "token"):
             if prev not in _TOKEN_NOT and w[:-5] not in _TOKEN_NOT:
                 tier = max(tier, STRONG)
-        elif w in ("apikey", "apitoken", "accesskey", "privatekey", "secretkey", "authkey", "authtoken",
-                   "credential", "credentials", "creds", "cred", "bearer", "apisecret", "clientsecret",
-                   "signingkey", "masterkey", "sessionkey", "encryptionkey", "licensekey"):
+        elif w in (
+            "apikey",
+            "apitoken",
+            "accesskey",
+            "privatekey",
+            "secretkey",
+            "authkey",
+            "authtoken",
+            "credential",
+            "credentials",
+            "creds",
+            "cred",
+            "bearer",
+            "apisecret",
+            "clientsecret",
+            "signingkey",
+            "masterkey",
+            "sessionkey",
+            "encryptionkey",
+            "licensekey",
+        ):
             tier = max(tier, STRONG)
         elif w == "key":
             if prev in _KEY_NOT:

@@ -184,7 +184,9 @@ class PatternDetector(Detector):
             if is_placeholder(secret) or is_doc_example(secret):
                 continue
             if rule.context is not None and (
-                not _name_is_word(text, m.start(), rule.name_regex) or _wordy(secret) and not _HEXISH.fullmatch(secret)
+                not _name_is_word(text, m.start(), rule.name_regex)
+                or _wordy(secret)
+                and not _HEXISH.fullmatch(secret)
             ):
                 continue  # okta in rookTable, sumo in sumOfExposures; a name or a word as the value
             if rule.truncated and not _cut_here(text, start, end):
@@ -252,7 +254,9 @@ def _name_is_word(text: str, start: int, name: re.Pattern | None) -> bool:
             return True
         letters = [c for c in word if c.isalpha()]
         one_case = all(c.islower() for c in letters) or all(c.isupper() for c in letters)
-        return one_case and (after.islower() if letters[0].islower() else after.isupper()) if letters else False
+        return (
+            one_case and (after.islower() if letters[0].islower() else after.isupper()) if letters else False
+        )
     return True
 
 

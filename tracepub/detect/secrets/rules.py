@@ -209,9 +209,13 @@ def _context_pattern(name: str, value: str, flags: int) -> str:
     every position (a frequent word like "token" opens many windows)."""
     pattern = _CONTEXT.format(name=name, value=value)
     first = name[:1]
-    if not (first.isascii() and first.isalpha()) or name[1:2] in ("*", "+", "?", "{") or not _top_level_plain(name):
+    if (
+        not (first.isascii() and first.isalpha())
+        or name[1:2] in ("*", "+", "?", "{")
+        or not _top_level_plain(name)
+    ):
         return pattern
-    rest = pattern[len("(?i:") + 1:]
+    rest = pattern[len("(?i:") + 1 :]
     return _case_class(name[0], flags) + "(?i:" + rest
 
 
@@ -288,7 +292,8 @@ def parse_rules(data: dict, source: str, lazy: bool = False) -> list[Rule]:
                 examples=list(raw.get("examples", [])),
                 negatives=list(raw.get("negatives", [])),
                 source=source,
-                at_keyword="regex" not in raw and re.fullmatch(r"[A-Za-z0-9_]+", raw["context"]) is not None
+                at_keyword="regex" not in raw
+                and re.fullmatch(r"[A-Za-z0-9_]+", raw["context"]) is not None
                 and [k.lower() for k in raw.get("keywords", [])] == [raw["context"].lower()],
                 context=None if "regex" in raw else raw["context"],
                 truncated=bool(raw.get("truncated", False)),

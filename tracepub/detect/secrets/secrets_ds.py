@@ -34,8 +34,14 @@ from tracepub.model import Leaf, Span
 # requires a key body and covers the whole block.
 # SlackDetector's ``xox[abposr]-(\d+-)+[a-z0-9]+`` takes placeholders and short fakes (``xoxb-12345-abcd234``,
 # ``xoxp-1234-1234-1234-...``, ``xoxe.xoxp-1-initial``); the rule pack has every Slack token shape.
-_SKIP = {"Base64HighEntropyString", "HexHighEntropyString", "KeywordDetector", "IPPublicDetector", "PrivateKeyDetector",
-         "SlackDetector"}
+_SKIP = {
+    "Base64HighEntropyString",
+    "HexHighEntropyString",
+    "KeywordDetector",
+    "IPPublicDetector",
+    "PrivateKeyDetector",
+    "SlackDetector",
+}
 # Plugins whose first group is the token's prefix (``(ghp|gho|...)_...``), not its value: their
 # span is the whole match.
 _WHOLE_MATCH = {"GitHubTokenDetector", "GitLabTokenDetector"}
@@ -77,16 +83,33 @@ _PLUGIN_TRIGGERS: dict[str, Trigger] = {
     "AWSKeyDetector": Trigger(literals=("akia", "asia", "abia", "acca", "a3t", "aws")),
     "AzureStorageKeyDetector": Trigger(literals=("accountkey=",)),
     "BasicAuthDetector": Trigger(patterns=(r"://[^:/?#\[\]@!$&'()*+,;=\s]+:[^:/?#\[\]@!$&'()*+,;=\s]+@",)),
-    "CloudantDetector": Trigger(literals=(*_names(("cl", "clou", "cloudant"), ("key", "pw", "pass", "token")),
-                                          ".cloudant.com")),
+    "CloudantDetector": Trigger(
+        literals=(*_names(("cl", "clou", "cloudant"), ("key", "pw", "pass", "token")), ".cloudant.com")
+    ),
     "DiscordBotTokenDetector": Trigger(patterns=(r"\.[a-zA-Z\d_-]{6}\.[a-zA-Z\d_-]{27}",)),
     "GitHubTokenDetector": Trigger(literals=("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
-    "GitLabTokenDetector": Trigger(literals=("glpat-", "gldt-", "glft-", "glsoat-", "glrt-", "gr1348941", "glcbt-",
-                                             "glimt-", "glptt-", "glagent-", "gloas-")),
+    "GitLabTokenDetector": Trigger(
+        literals=(
+            "glpat-",
+            "gldt-",
+            "glft-",
+            "glsoat-",
+            "glrt-",
+            "gr1348941",
+            "glcbt-",
+            "glimt-",
+            "glptt-",
+            "glagent-",
+            "gloas-",
+        )
+    ),
     # (prefix)(key|pwd|password|pass|token), then a quote, "]", space or operator (and a 44-character
     # value); a JSON-escaped quote starts with a backslash.
-    "IbmCloudIamDetector": Trigger(literals=tuple(
-        kw + c for kw in ("key", "pwd", "pass", "token") for c in ("\\", '"', "'", "]", " ", "=", ":"))),
+    "IbmCloudIamDetector": Trigger(
+        literals=tuple(
+            kw + c for kw in ("key", "pwd", "pass", "token") for c in ("\\", '"', "'", "]", " ", "=", ":")
+        )
+    ),
     "IbmCosHmacDetector": Trigger(literals=("secret",)),
     "JwtTokenDetector": Trigger(literals=("eyj",)),
     "MailchimpDetector": Trigger(literals=("-us",)),
@@ -96,8 +119,9 @@ _PLUGIN_TRIGGERS: dict[str, Trigger] = {
     "PypiTokenDetector": Trigger(literals=("pypi-ag",)),
     "SendGridDetector": Trigger(literals=("sg.",)),
     "SlackDetector": Trigger(literals=("xox", "hooks.slack.com")),
-    "SoftlayerDetector": Trigger(literals=(*_names(("sl", "softlayer"), ("key", "pwd", "pass", "token")),
-                                           "api.softlayer.com")),
+    "SoftlayerDetector": Trigger(
+        literals=(*_names(("sl", "softlayer"), ("key", "pwd", "pass", "token")), "api.softlayer.com")
+    ),
     "SquareOAuthDetector": Trigger(literals=("sq0csp-",)),
     "StripeDetector": Trigger(literals=("k_live_",)),
     "TelegramBotTokenDetector": Trigger(literals=("00000000:",)),  # 8-10 digits, ":" (digits fold to 0)
@@ -105,10 +129,17 @@ _PLUGIN_TRIGGERS: dict[str, Trigger] = {
 }
 # KeywordDetector's DENYLIST (api_?key, db_?pass, password, pwd, secret, contraseña...), spelled out.
 _KEYWORD_LITERALS = (
-    *(f"{w}{s}key" for w in ("api", "auth", "service", "account", "db", "database", "priv", "private", "client")
-      for s in ("", "_")),
+    *(
+        f"{w}{s}key"
+        for w in ("api", "auth", "service", "account", "db", "database", "priv", "private", "client")
+        for s in ("", "_")
+    ),
     *(f"{w}{s}pass" for w in ("db", "database", "key") for s in ("", "_")),
-    "password", "passwd", "pwd", "secret", "contrase",
+    "password",
+    "passwd",
+    "pwd",
+    "secret",
+    "contrase",
 )
 
 
@@ -143,8 +174,13 @@ def _value_gate(patterns: list[re.Pattern]) -> re.Pattern | None:
         return None
     rx = patterns[0]
     for op, arg in _parser.parse(rx.pattern, rx.flags):
-        if op is _parser.SUBPATTERN and arg[0] == 1 and arg[3] and arg[3][0][0] is _parser.MAX_REPEAT \
-                and arg[3][0][1][:2] == (44, 44):
+        if (
+            op is _parser.SUBPATTERN
+            and arg[0] == 1
+            and arg[3]
+            and arg[3][0][0] is _parser.MAX_REPEAT
+            and arg[3][0][1][:2] == (44, 44)
+        ):
             # where a run of key characters starts (re then skips the positions inside runs)
             return re.compile(f"(?<!{_IBM_VALUE[:-4]}){_IBM_VALUE}", rx.flags)
     return None
@@ -165,7 +201,9 @@ def has_value(gate: re.Pattern, text: str) -> bool:
 
 # The name a keyword plugin's value is assigned to: an identifier, an optional closing quote or
 # bracket, an operator, an optional opening quote, right before the value.
-_NAME_BEFORE = re.compile(r"""([A-Za-z_][\w.-]{0,80})["'\]]{0,2}[ \t]{0,4}(?:[:=!]=?|=>|:=)[ \t]{0,4}[bru]?["'`]?\Z""")
+_NAME_BEFORE = re.compile(
+    r"""([A-Za-z_][\w.-]{0,80})["'\]]{0,2}[ \t]{0,4}(?:[:=!]=?|=>|:=)[ \t]{0,4}[bru]?["'`]?\Z"""
+)
 
 
 def _named_otherwise(line: str, i: int) -> bool:
@@ -208,8 +246,13 @@ class DetectSecrets(Detector):
             frx = re.compile("|".join(trig.folded)) if trig.folded else None
             self._gates.append((trig.literals, rx, frx))
         # Every plugin regex and the keyword scan stay within one line: lines=True is exact.
-        self.trigger = Trigger(literals=tuple(literals), patterns=tuple(patterns), folded=tuple(fold_patterns),
-                               lines=True) if complete else None
+        self.trigger = (
+            Trigger(
+                literals=tuple(literals), patterns=tuple(patterns), folded=tuple(fold_patterns), lines=True
+            )
+            if complete
+            else None
+        )
         # One automaton for the plugins' literals and the keyword plugin's keywords: the words it
         # finds open the plugins (``_ids``) and tell which keywords occur (``_keyword_words``).
         by_word: dict[str, set[int]] = {}
@@ -224,8 +267,11 @@ class DetectSecrets(Detector):
         self._keyword_words = tuple((lit, words.index(folded(lit))) for lit in _KEYWORD_LITERALS)
         # Plugins opened whatever the text holds (no trigger), and those with a pattern to search.
         self._always = frozenset(i for i, gate in enumerate(self._gates) if gate is None)
-        self._searched = tuple((i, gate[1], gate[2]) for i, gate in enumerate(self._gates)
-                               if gate is not None and (gate[1] is not None or gate[2] is not None))
+        self._searched = tuple(
+            (i, gate[1], gate[2])
+            for i, gate in enumerate(self._gates)
+            if gate is not None and (gate[1] is not None or gate[2] is not None)
+        )
         self._keyword = KeywordDetector()
 
     def _open_plugins(self, text: str, fold: str | None = None) -> set[int]:
@@ -260,7 +306,9 @@ class DetectSecrets(Detector):
         out: list[Span] = []
         for a, b in windows:
             for s in self._scan(text[a:b], open_, present):
-                out.append(Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) if a else s)
+                out.append(
+                    Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) if a else s
+                )
         return out
 
     def _scan(self, text: str, open_: set[int], keywords: tuple[str, ...] = _KEYWORD_LITERALS) -> list[Span]:
@@ -278,7 +326,12 @@ class DetectSecrets(Detector):
                     start, end = m.span(g)
                     if start < 0 or end <= start or not agrees(text[start:end]):
                         continue
-                    if start > 0 and text[start - 1] in _TOKEN_CHAR or end < len(text) and text[end] in _TOKEN_CHAR:
+                    if (
+                        start > 0
+                        and text[start - 1] in _TOKEN_CHAR
+                        or end < len(text)
+                        and text[end] in _TOKEN_CHAR
+                    ):
                         # the whole token or nothing: ASIA... inside TODAYINASIAASACK..., a bot token's
                         # digits:secret glued to more digits, a prefix's match inside a longer token
                         continue
@@ -286,8 +339,10 @@ class DetectSecrets(Detector):
                         continue  # gist://username:token@...: URL syntax in docs
                     spans.append(Span(start, end, type_, f"detect-secrets:{plugin}", CONFIDENCE))
         for a, b in _keyword_lines(text, keywords) if keywords else ():
-            spans += [Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)
-                      for s in self._keywords(text[a:b])]
+            spans += [
+                Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)
+                for s in self._keywords(text[a:b])
+            ]
         return spans
 
     def _keywords(self, text: str) -> list[Span]:
@@ -304,8 +359,13 @@ class DetectSecrets(Detector):
                     i = line.find(value)
                     if i >= 0 and not _named_otherwise(line, i):
                         spans.append(
-                            Span(offset + i, offset + i + len(value), "secret.password",
-                                 "detect-secrets:KeywordDetector", CONFIDENCE)
+                            Span(
+                                offset + i,
+                                offset + i + len(value),
+                                "secret.password",
+                                "detect-secrets:KeywordDetector",
+                                CONFIDENCE,
+                            )
                         )
             offset += len(line) + 1
         return spans
