@@ -7,7 +7,7 @@ import random
 
 def test_cued_fast_matches_cued():
     """``_CUED_FAST`` (the cue's first letter as a class) finds what ``_CUED`` finds, groups too."""
-    from tracepub.detect.pii import people as names
+    from tracepub.detect.pii import name_shape as names
     from tracepub.detect.pii import prose_names as pii
 
     rng = random.Random(11)

@@ -15,6 +15,7 @@ import ahocorasick_rs
 
 from tracepub.detect.base import Detector, priority
 from tracepub.detect.found import copies
+from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.prefilter import Plan
 from tracepub.detect.registry import DetectConfig, build_detectors
 from tracepub.detect.text import escaped_view
@@ -212,8 +213,10 @@ class Engine:
             found = [(k, i, i + len(w)) for k, w in enumerate(words) for i in _occurrences(text, w)]
         out = []
         for _, start, end in found:
-            if (start == 0 or not text[start - 1].isalnum()) and (
-                end == len(text) or not text[end].isalnum()
+            if (
+                (start == 0 or not text[start - 1].isalnum())
+                and (end == len(text) or not text[end].isalnum())
+                and not on_copyright_line(text, start)  # a rights holder stays (ARCHITECTURE.md)
             ):
                 out.append(Span(start, end, "pii.person", "names:seen-in-file", 0.85))
         return out

@@ -276,7 +276,7 @@ def scan_forms(
     forms and, when the first name is one of the ``accounts`` (lower case), the last name (the
     first pass may have redacted the first name as the username out of "Þórsson, Eyvindur": the
     second pass reads the source again)."""
-    out = set()
+    out: set[str] = set()
     own = type_.startswith("identity.")
     forms = name_forms(value.strip()) if type_ in NAMES and linked else []
     words = value.split()
@@ -345,12 +345,13 @@ class FoundValues(ExactValues):
     """The dataset's found values as exact values, each with the type and action it was found
     with (the same placeholder everywhere)."""
 
+    name = DETECTOR
     high_confidence = False
 
     def __init__(self, found: Found, own: dict[str, str] | None = None):
         """``own``: the user's own values (``DetectConfig.identity``): their accounts link people too."""
         self._linked = linked_people(found, own)
-        super().__init__({v: t for v, (t, _) in found.items()}, name=DETECTOR)
+        super().__init__({v: t for v, (t, _) in found.items()})
         self._review = {v.lower() for v, (_, a) in found.items() if a == REVIEW}
 
     @staticmethod

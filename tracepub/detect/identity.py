@@ -27,6 +27,8 @@ import unicodedata
 import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.name_shape import on_copyright_line
+from tracepub.detect.pii.network import personal_ip
 from tracepub.detect.places import SYSTEM_ACCOUNTS, cued, in_place, zipf
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.text import escaped_view
@@ -37,6 +39,8 @@ _BOUNDED = {"identity.username", "identity.name", "identity.hostname", "custom.t
 # Account and host names (their guard and places), and person names (their forms).
 USERISH = frozenset({"identity.username", "identity.hostname", "pii.username", "pii.hostname"})
 NAMES = frozenset({"identity.name", "pii.person"})
+# Someone else's name or address is not redacted on a copyright line, found there or elsewhere.
+_HOLDERS = frozenset({"pii.person", "pii.email"})
 # How an occurrence of a value counts (``ExactValues.mode``); FORM: a name's other form, between word
 # boundaries with its words capitalised ("Holt, Maren", "M. Holt"; not "bar, foo" in code).
 ANY, WORD, COMPOUND, PLACE, CUE, FORM = range(6)
@@ -187,6 +191,19 @@ def _name_char(c: str) -> bool:
     return c.isalpha() or c in "-'’" or unicodedata.category(c).startswith("M")  # (Adébáyọ̀: combining marks)
 
 
+def profile_end(view: str, e: int) -> bool:
+    """A profile URL's handle (``github.com/pyca``) ends at ``e``: not inside a longer handle
+    (``-``) nor a repository's URL (``github.com/pyca/cryptography``, which points at code and
+    stays: ``handles.py``), where a copy of the profile is carried (``found.py``)."""
+    n = len(view)
+    if e == n:
+        return True
+    c = view[e]
+    if c.isalnum() or c in "_-":
+        return False
+    return not (c == "/" and e + 1 < n and (view[e + 1].isalnum() or view[e + 1] in "_.-"))
+
+
 def _is_word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
@@ -218,8 +235,7 @@ class ExactValues(Detector):
     sees_raw = True  # matches the literal text; uses the escaped view only for word boundaries
     context_free = True
 
-    def __init__(self, values: dict[str, str], name: str = "identity"):
-        self.name = name
+    def __init__(self, values: dict[str, str]):
         self._types: dict[str, str] = {}  # lower case -> the type of its first kind
         # lower case -> ways it counts: (type, mode, the user's own, an account or host name, made of
         # hex letters only); a username and a first name can fold to the same text ("jo", "Jo")
@@ -308,8 +324,8 @@ class ExactValues(Detector):
             return []
         view, name = escaped_view(text), self.name
         out = []
-        for kinds, start, end in hits:
-            for kind in kinds:
+        for hit_kinds, start, end in hits:
+            for kind in hit_kinds:
                 if accept(text, view, start, end, kind):
                     out.append(Span(start, end, kind[0], name, 1.0))
                     break
@@ -322,9 +338,15 @@ Kind = tuple[str, int, bool, bool, bool]
 def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
     """Whether a known value's occurrence at ``text[s:e]`` counts, by its mode (``ExactValues``);
     ``view``: the text's escaped view."""
-    _, mode, own, userish, hexish = kind
+    type_, mode, own, userish, hexish = kind
     if mode == ANY:
         return True
+    if type_ == "pii.handle" and not profile_end(view, e):
+        return False
+    if not own and type_ in _HOLDERS and on_copyright_line(view, s):
+        return False  # a rights holder found elsewhere stays in the copyright line (ARCHITECTURE.md)
+    if type_ == "pii.ip" and ":" not in text[s:e] and not personal_ip(view, s, e):
+        return False  # the same digits as a section, a version or an OID's piece are not the address
     if mode == WORD:
         n = len(view)
         if (s == 0 or not _is_word(view[s - 1]) or (s >= 3 and view[s - 3 : s] in _PCT)) and (

@@ -370,13 +370,15 @@ class IdentityPlaces(Detector):
                 groups = m.groupdict()
                 user = groups.get("u")
                 user_ok = user is not None and account(user)
-                if user_ok:
+                if user is not None and user_ok:
                     a, b = m.span("u")
                     if user.endswith("+"):  # ps cuts long names: the part shown is the name's start
                         b -= 1
                     out.append(Span(a, b, self.user_type(user), self.name, self.CONFIDENCE))
                 group = groups.get("g")
-                if user_ok and group is not None and group.lower() == user.lower():  # a personal group
+                if (
+                    user is not None and user_ok and group is not None and group.lower() == user.lower()
+                ):  # a personal group
                     out.append(Span(*m.span("g"), self.user_type(group), self.name, self.CONFIDENCE))
                 host = groups.get("h")
                 if host is not None and host_name(host) and ("u" not in groups or user_ok or "." not in host):

@@ -214,7 +214,7 @@ _PLACEHOLDER_NUMBERS = frozenset({"1", "12", "123", "1234", "12345", "111", "100
 
 
 def _common_english(word: str) -> bool:
-    from tracepub.detect.pii.people import _common_word
+    from tracepub.detect.pii.name_shape import _common_word
 
     return _common_word(word.lower())
 
@@ -254,7 +254,7 @@ _NAME_REACH = 160  # a name and a label before a street line: never longer
 
 
 def _name_before(text: str, start: int) -> tuple[int, int] | None:
-    from tracepub.detect.pii.people import all_common_words, looks_like_name
+    from tracepub.detect.pii.name_shape import all_common_words, looks_like_name
 
     line = line_start(text, start, _NAME_REACH)
     before = text[line:start]

@@ -180,6 +180,7 @@ _PROFILE = re.compile(
     r"/@(?P<at>[\w.-]{1,50}))",
     re.MULTILINE,
 )
+_URL_LEAD = re.compile(r"(?i)(?:https?://)?(?:www\.|mobile\.)?")
 _SITE_PAGES = frozenset(
     {
         "about",
@@ -292,7 +293,8 @@ def profile_handles(text: str) -> list[Span]:
         value = m.group(g)
         if value.lower() in _SITE_PAGES or value.lower().endswith((".php", ".html", ".js", ".png")):
             continue
-        start = m.start() + len(re.match(r"(?i)(?:https?://)?(?:www\.|mobile\.)?", m.group()).group())
+        lead = _URL_LEAD.match(m.group())  # (it matches "" too)
+        start = m.start() + (lead.end() if lead else 0)
         out.append(Span(start, m.end(g), "pii.handle", "handles:profile-url", 0.85))
     return out
 

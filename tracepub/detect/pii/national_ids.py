@@ -252,11 +252,11 @@ def national_ids(text: str) -> list[Span]:
             out.append(Span(m.start(g), m.end(g), "pii.national_id", f"national-ids:{g}", 0.85))
     for n in _NAMES.finditer(text):
         num_rx, check = _NAMED_RX[int((n.lastgroup or "n0")[1:])]
-        m = num_rx.search(text, n.end(), min(len(text), n.end() + _NAME_REACH))
-        if m is None or "\n" in text[n.end() : m.start()]:
+        num = num_rx.search(text, n.end(), min(len(text), n.end() + _NAME_REACH))
+        if num is None or "\n" in text[n.end() : num.start()]:
             continue
-        if check(m.group()):
-            out.append(Span(m.start(), m.end(), "pii.national_id", "national-ids:named", 0.8))
+        if check(num.group()):
+            out.append(Span(num.start(), num.end(), "pii.national_id", "national-ids:named", 0.8))
     return out
 
 

@@ -33,6 +33,15 @@ from tracepub.detect.pii.checks import (
     number_in_place,
     url_password,
 )
+from tracepub.detect.pii.name_shape import (
+    CUES,
+    GREETINGS,
+    SPEECH,
+    looks_like_name,
+    ner_action,
+    ner_score,
+    on_copyright_line,
+)
 from tracepub.detect.pii.network import (
     _IP_LINES,
     _IPV6_HINT,
@@ -42,15 +51,6 @@ from tracepub.detect.pii.network import (
     _same_word_chars,
     is_public_ip,
     personal_ip,
-)
-from tracepub.detect.pii.people import (
-    CUES,
-    GREETINGS,
-    SPEECH,
-    looks_like_name,
-    ner_action,
-    ner_score,
-    on_copyright_line,
 )
 from tracepub.detect.pii.prose_names import (
     _NAME_LIKE_LABELS,
@@ -114,7 +114,7 @@ def _offline_tldextract() -> None:
         return cached(url, include_psl_private_domains)
 
     extract._tracepub_offline = True  # type: ignore[attr-defined]
-    tldextract.extract = extract
+    tldextract.extract = extract  # type: ignore[assignment]  # (our stand-in for its cached wrapper)
 
 
 _DIGITS_7, _DIGITS_8 = (re.compile(r"\d(?:\D*+\d){" + str(n - 1) + "}") for n in (7, 8))
@@ -155,13 +155,15 @@ class Presidio(Detector):
         # Most addresses in traces are IPv4 in logs: unless the text has "::" or an 8-group address,
         # only Presidio's IPv4 pattern can match, and its long IPv6 patterns are the slow part.
         self._ip4 = IpRecognizer(patterns=[p for p in IpRecognizer.PATTERNS if p.name == "IPv4"])
-        (v4,) = self._ip4.patterns
-        flags = sum(f for f in (re.IGNORECASE, re.MULTILINE, re.DOTALL) if self._ip4.global_regex_flags & f)
+        from tracepub.detect.pii.presidio_fast import patterns_of
+
+        (v4,) = patterns_of(self._ip4)
+        flags = (self._ip4.global_regex_flags or 0) & (re.IGNORECASE | re.MULTILINE | re.DOTALL)
         self._ipv4_re = (re.compile(v4.regex, flags), v4.score)
         self._ipv4_fast = v4.regex == _PRESIDIO_IPV4  # a release with another pattern: finditer
         self._email.validate_result("warm@example.com")  # tldextract's suffix list, before workers fork
         self.ner_threshold = ner_threshold
-        self.ner_model = ner_model_name() if ner else None
+        self.ner_model: str | None = ner_model_name() if ner else None
         self._nlp = None
         self._lock = threading.Lock()
 
@@ -289,8 +291,8 @@ class Presidio(Detector):
     def emails(self, text: str) -> list[Span]:
         spans: list[Span] = []
         if "@" in text:
-            for s in self._spans(text, self._on_lines(self._email, text, ["EMAIL_ADDRESS"], _AT_LINES)):
-                s = _trim_email(text, s)
+            for found in self._spans(text, self._on_lines(self._email, text, ["EMAIL_ADDRESS"], _AT_LINES)):
+                s = _trim_email(text, found)
                 if s is None or _NOT_PERSONAL_EMAIL.search(text[s.start : s.end]):
                     continue
                 if url_password(text, s.start):
@@ -349,9 +351,7 @@ class Presidio(Detector):
         if iban and digits() >= 8:
             spans += self._spans(
                 text,
-                self._in_windows(
-                    self._iban, text, iban, lambda w: self._iban.analyze(w, ["IBAN_CODE"], None)
-                ),
+                self._in_windows(self._iban, text, iban, lambda w: self._iban.analyze(w, ["IBAN_CODE"])),
             )
         return spans
 

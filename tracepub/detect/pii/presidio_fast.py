@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import regex
-from presidio_analyzer import EntityRecognizer, PatternRecognizer
+from presidio_analyzer import EntityRecognizer, Pattern, PatternRecognizer
 
 MIN_SCORE = EntityRecognizer.MIN_SCORE
 MAX_SCORE = EntityRecognizer.MAX_SCORE
@@ -34,6 +34,12 @@ def supports(rec: object) -> bool:
         except AttributeError:  # pragma: no cover - a recognizer with __slots__
             pass
     return ok
+
+
+def patterns_of(rec: PatternRecognizer) -> list[Pattern]:
+    """``rec.patterns``: Presidio sets it in two branches of ``__init__`` without declaring its
+    type, which mypy cannot follow; read from the instance's attributes."""
+    return vars(rec)["patterns"]
 
 
 @lru_cache(maxsize=256)
@@ -81,7 +87,7 @@ def email_finditer(rx: regex.Pattern, text: str) -> list:
 def analyze(rec: PatternRecognizer, text: str) -> list[tuple[int, int, float]]:
     flags = rec.global_regex_flags
     found: list[tuple[int, int, float]] = []
-    for pattern in rec.patterns:
+    for pattern in patterns_of(rec):
         rx = _compiled(pattern.regex, flags)
         for m in email_finditer(rx, text) if pattern.regex == EMAIL_PATTERN else rx.finditer(text):
             start, end = m.span()

@@ -18,7 +18,7 @@ import importlib
 import re
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.pii.people import CUES, PARTICLES, SPEECH, _first_letter_form, looks_like_name
+from tracepub.detect.pii.name_shape import CUES, PARTICLES, SPEECH, _first_letter_form, looks_like_name
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 
@@ -153,7 +153,7 @@ class ProseNames(Detector):
 
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
-        self.ner_model = presidio.ner_model
+        self.ner_model: str | None = presidio.ner_model
         self._done: dict[str, list[Span]] = {}  # prose text -> persons in it
         self._windows: dict[str, list[tuple[int, int]]] = {}  # prose text -> its NER windows (recent ones)
 
