@@ -117,3 +117,22 @@ def test_a_machines_private_address_is_still_carried(tmp_path):
     )
     redact([tmp_path / "src"], tmp_path / "out")
     assert "10.12.4.77" not in _published(tmp_path / "out")
+
+
+def test_a_first_name_alone_after_its_cue_whatever_label_the_model_gives():
+    """The small NER model labels a lone first name as anything (Priya: NORP after "Thanks,",
+    ORG before "said"): with its cue word (a comma or colon may come between), any name-like
+    label counts, flagged for review; a common word there is still no one."""
+    from tracepub.detect.pii.prose_names import ner_model_name
+
+    if ner_model_name() is None:
+        pytest.skip("no NER model installed")
+    eng = Engine(DetectConfig(ner=True))
+    prose = Leaf("claude_code", (), None, True)
+    for text in ("Thanks, Priya! That fixed it.", "Priya said the migration can wait."):
+        eng.start_unit()
+        got = [(text[s.start : s.end], s.action) for s in eng.scan(text, prose)]
+        assert got == [("Priya", "review")], text
+    for text in ("Thanks, Docker! That fixed it.", "Thanks, Everyone! That fixed it."):
+        eng.start_unit()
+        assert not [s for s in eng.scan(text, prose) if s.type == "pii.person"], text

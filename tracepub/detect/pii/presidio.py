@@ -56,6 +56,7 @@ from tracepub.detect.pii.prose_names import (
     _NAME_LIKE_LABELS,
     NER_MIN_CHARS,
     ProseNames,
+    name_like,
     name_spots,
     ner_model_name,
 )
@@ -386,14 +387,23 @@ class Presidio(Detector):
                 ):
                     start -= 1
             span = doc[start:end]
+            one_cued = False
             if len(span) == 1:
                 # One word is often a product, a place or a tool ("Jest", "Madison"): only with a
-                # cue that makes it a person ("thanks Priya", "Raman said").
-                before = doc[start - 1].lower_ if start > 0 else ""
+                # cue that makes it a person ("thanks Priya", "Thanks, Priya", "Raman said"). The
+                # small model labels a lone first name as anything (Priya: NORP, ORG, LOC): with
+                # its cue, any name-like label counts, as a name that is no common word.
+                b = start - 1
+                if b > 0 and doc[b].text in (",", ":"):
+                    b -= 1
+                before = doc[b].lower_ if b >= 0 else ""
                 after = doc[end].lower_ if end < len(doc) else ""
-                if ent.label_ != "PERSON" or (before not in CUES and after not in SPEECH):
+                if before not in CUES and after not in SPEECH:
                     continue
-            if ent.label_ == "PERSON":
+                if ent.label_ != "PERSON" and not name_like(span.text):
+                    continue
+                one_cued = True
+            if ent.label_ == "PERSON" or one_cued:
                 score = ner_score(span.text)
             else:
                 score = 0.6 if 2 <= len(span) <= 4 and looks_like_name(span.text, 2) else 0.0

@@ -54,6 +54,8 @@ _CAP_WORD = rf"{_AT_WORD}[^\W\d_a-z](?:[^\W\d_]|['’.-]){{0,{_WORD_MAX}}}"
 
 
 _GAP = r"[^\S\n]+"
+# Between a cue and the name: a comma or a colon may come first ("Thanks, Priya!", "cc: Raman").
+_CUE_GAP = rf"[,:]?{_GAP}"
 
 
 _PARTICLE_ALTS = "|".join(sorted((re.escape(p) for p in PARTICLES), key=len, reverse=True))
@@ -68,13 +70,13 @@ _CUE_ALTS = "|".join(sorted(CUES, key=len, reverse=True))
 _PAIR = re.compile(rf"({_CAP_WORD})(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP_WORD}")
 
 
-_CUED = re.compile(rf"(?i:\b(?:{_CUE_ALTS})){_GAP}({_CAP_WORD})")
+_CUED = re.compile(rf"(?i:\b(?:{_CUE_ALTS})){_CUE_GAP}({_CAP_WORD})")
 
 
 # ``_CUED`` as ``name_spots`` searches it: the cue's first letter as a class (``names._first_letter_form``),
 # so that ``re`` skips to candidates instead of trying the case-insensitive alternation at every
 # position. The same matches (tests/test_speed_prefilter.py); a third of ``name_spots``' time.
-_CUED_FAST = re.compile(rf"{_first_letter_form(_CUE_ALTS)}{_GAP}({_CAP_WORD})")
+_CUED_FAST = re.compile(rf"{_first_letter_form(_CUE_ALTS)}{_CUE_GAP}({_CAP_WORD})")
 
 
 _SPOKEN = re.compile(rf"({_CAP_WORD}?)(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)")
@@ -101,7 +103,7 @@ _CAP_REST = rf"(?:[^\W\d_]|['’.-]){{0,{_WORD_MAX}}}"
 _MAY_NAME_TRIGGERS = (
     rf"{_AT_WORD}{_CAP}(?:{_CAP_REST}(?:{_GAP}(?:{_PARTICLE_ALTS}))*{_GAP}{_CAP}|{_CAP_REST}?(?:['’]s\b|{_GAP}(?i:{_SPEECH_ALTS})\b)"
     rf"|[^\W\d_]{{0,{_WORD_MAX}}}[-'’‐–]{_CAP})",
-    _first_letter_form(_CUE_ALTS) + rf"{_GAP}{_CAP}",
+    _first_letter_form(_CUE_ALTS) + rf"{_CUE_GAP}{_CAP}",
 )
 
 
