@@ -76,24 +76,6 @@ class Leaf:
     prose: bool = False
 
 
-def _leaf_init():
-    """Leaf's ``__init__`` through its slots' descriptors, as ``Span``'s (the redactor makes one
-    per string it scans, ~24k per 30 MB): the same signature, defaults and result (tests)."""
-    s0, s1, s2, s3 = (getattr(Leaf, f).__set__ for f in ("harness", "path", "key", "prose"))
-
-    def __init__(self, harness: str, path: tuple = (), key: str | None = None, prose: bool = False) -> None:
-        s0(self, harness)
-        s1(self, path)
-        s2(self, key)
-        s3(self, prose)
-
-    __init__.__qualname__ = "Leaf.__init__"
-    return __init__
-
-
-Leaf.__init__ = _leaf_init()  # type: ignore[method-assign]
-
-
 @dataclass(slots=True)
 class Record:
     """One line of a JSONL file, one JSON document, or one converted row.
