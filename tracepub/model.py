@@ -2,7 +2,7 @@
 
 Everything here is plain data so that it pickles cheaply across worker processes and so that
 each stage can be tested on its own: readers produce ``Unit``/``Record``, the walker produces
-``Leaf`` contexts, detectors produce ``Span``, the redactor turns spans into ``Finding``.
+``Leaf`` contexts, detectors produce ``Span``, the redactor turns spans into findings (dicts, ``run.assemble.Finding``).
 """
 
 from __future__ import annotations
