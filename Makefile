@@ -1,6 +1,7 @@
 # Two commands set everything up on a fresh machine (README's Quickstart):
 #   make demo   -> .venv, install, redact the bundled sample_traces/ into out/
-#   make test   -> .venv, install with [dev], run the test suite (what .ci/run runs)
+#   make test   -> .venv, install with [dev]; lint, format and type checks, then the test suite
+#                  (what .ci/run runs)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -18,11 +19,13 @@ demo: $(STAMP)
 	$(BIN)/tracepub redact sample_traces --out out/
 	@echo "Report: out/review/report.html   Dataset: out/dataset/"
 
-test: $(STAMP)
+test: lint
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check tracepub tests bench
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) out

@@ -1,6 +1,6 @@
 """How fast the secret stages scan code-like text that holds no secret (MB/s, one core).
 
-Usage: PYTHONPATH=src python bench/secrets_speed.py [--mb 4] [--chunk 4000] [--full]
+Usage: PYTHONPATH=. python bench/secrets_speed.py [--mb 4] [--chunk 4000] [--full]
 
 The text is the Python standard library's own source (code, docstrings, tests full of words
 like ``key``, ``token`` and ``password``), cut into distinct chunks the size of a tool output,

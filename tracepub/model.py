@@ -2,7 +2,7 @@
 
 Everything here is plain data so that it pickles cheaply across worker processes and so that
 each stage can be tested on its own: readers produce ``Unit``/``Record``, the walker produces
-``Leaf`` contexts, detectors produce ``Span``, the redactor turns spans into ``Finding``.
+``Leaf`` contexts, detectors produce ``Span``, the redactor turns spans into findings (dicts, ``run.assemble.Finding``).
 """
 
 from __future__ import annotations
@@ -74,24 +74,6 @@ class Leaf:
     path: tuple = ()  # JSON path as a tuple; ``walk.format_path`` renders it
     key: str | None = None
     prose: bool = False
-
-
-def _leaf_init():
-    """Leaf's ``__init__`` through its slots' descriptors, as ``Span``'s (the redactor makes one
-    per string it scans, ~24k per 30 MB): the same signature, defaults and result (tests)."""
-    s0, s1, s2, s3 = (getattr(Leaf, f).__set__ for f in ("harness", "path", "key", "prose"))
-
-    def __init__(self, harness: str, path: tuple = (), key: str | None = None, prose: bool = False) -> None:
-        s0(self, harness)
-        s1(self, path)
-        s2(self, key)
-        s3(self, prose)
-
-    __init__.__qualname__ = "Leaf.__init__"
-    return __init__
-
-
-Leaf.__init__ = _leaf_init()  # type: ignore[method-assign]
 
 
 @dataclass(slots=True)

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 
-def check(fn: Callable[[str], str]) -> Callable[[click.Context, click.Parameter, Any], Any]:
+def check(fn: Callable[[Any], Any]) -> Callable[[click.Context, click.Parameter, Any], Any]:
     """A click callback running a validator on each value of a repeatable option (exit 2 on error)."""
 
     def callback(ctx: click.Context, param: click.Parameter, values: Any) -> Any:
@@ -39,7 +39,7 @@ def repo_check(v: str) -> str:
     return check_repo_id(v)
 
 
-def prefix_check(v: str) -> str:
+def prefix_check(v: str | None) -> str | None:
     from tracepub.publish.hub import check_prefix
 
     return check_prefix(v)

@@ -2,7 +2,7 @@
 
 A detector looks at one string and its ``Leaf`` context and returns spans. It must be cheap to
 call on text that holds nothing (most text): do a fast rejection first. Register a new detector
-in ``detect/__init__.py:build_detectors``.
+in ``detect/registry.py:build_detectors``.
 
 Every detector should also declare a ``trigger``: a cheap necessary condition for it to find
 anything (see ``tracepub.prefilter``). The engine combines all triggers into one pass per

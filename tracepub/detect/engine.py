@@ -26,7 +26,7 @@ from tracepub.redact.resolve import resolve
 class Engine:
     """Runs the detectors a string can trigger, drops allowed values, resolves overlaps.
 
-    Speed (ARCHITECTURE.md, "Speed"): a combined prefilter (``tracepub.prefilter``) picks the
+    Speed (ARCHITECTURE.md, "Speed"): a combined prefilter (``detect.prefilter``) picks the
     detectors whose cheap trigger occurs in the string, so text that holds nothing costs one
     Aho-Corasick pass and a few regex searches. Results are cached per distinct string: traces
     repeat tool output two or three times (Claude's ``tool_result`` and ``toolUseResult``,

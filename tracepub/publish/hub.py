@@ -26,6 +26,7 @@ import contextlib
 import os
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from huggingface_hub import CommitOperationAdd, HfApi, get_token, set_client_factory
 from huggingface_hub.errors import RepositoryNotFoundError
@@ -81,7 +82,7 @@ def remote_names(names: list[str], pr: bool, prefix: str | None) -> dict[str, st
 def timeouts(seconds: float) -> Iterator[None]:
     """``huggingface_hub``'s shared client with a timeout on every operation, for the duration."""
 
-    def factory():  # type: ignore[no-untyped-def]
+    def factory() -> Any:
         client = default_client_factory()
         client.timeout = seconds  # httpx: a number is the connect, read, write and pool timeout
         return client

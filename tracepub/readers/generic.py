@@ -199,8 +199,10 @@ class Atif(JsonDocReader):
             return
         if isinstance(doc.get("session_id"), str):
             info.id = doc["session_id"]
-        agent = doc.get("agent") if isinstance(doc.get("agent"), dict) else {}
-        extra = agent.get("extra") if isinstance(agent.get("extra"), dict) else {}
+        agent = doc.get("agent")
+        agent = agent if isinstance(agent, dict) else {}
+        extra = agent.get("extra")
+        extra = extra if isinstance(extra, dict) else {}
         if isinstance(extra.get("cwd"), str):
             info.project = extra["cwd"]
         for step in doc.get("steps") or []:

@@ -208,7 +208,8 @@ def sharegpt_to_sts(turns: list, key: str = HARNESS) -> Iterator[dict]:
         if not isinstance(turn, dict):
             yield sts.message_line({"role": "user", "content": ""}, **{key: turn})
             continue
-        value = turn.get("value") if isinstance(turn.get("value"), str) else ""
+        raw = turn.get("value")
+        value = raw if isinstance(raw, str) else ""
         role = _ROLES.get(str(turn.get("from")), str(turn.get("from")))
         if role == "assistant":
             msg: dict[str, Any] = {"role": role}

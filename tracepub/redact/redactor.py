@@ -11,7 +11,7 @@ from __future__ import annotations
 import binascii
 import hashlib
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -23,6 +23,9 @@ from tracepub.redact.placeholders import Namer, for_path
 from tracepub.redact.policy import apply as apply_operator
 from tracepub.redact.policy import operator_for
 from tracepub.walk.walker import JSON, KEY, Walker, format_path
+
+if TYPE_CHECKING:
+    from tracepub.outputs.groups import SpanFold
 
 CONTEXT = 48
 
@@ -150,7 +153,7 @@ class Redactor:
         (``identity.name``/``identity.email``: ``<USER_NAME>``, masked in findings). When the
         environment does not name the user, this is how the owner's name is known (git log)."""
         out = spans
-        own_name_end, made = -1, frozenset()
+        own_name_end, made = -1, frozenset[str]()
         for k, sp in enumerate(spans):
             if sp.type == "pii.person":
                 names = accounts_of(text[sp.start : sp.end])
@@ -281,7 +284,7 @@ class Redactor:
     # rendering is reused. Up to this length the text itself is the key.
     RENDER_CACHE_LEN = 2048
 
-    def _render(self, text: str, spans: list[Span], in_name: bool) -> tuple[str, list[list]]:
+    def _render(self, text: str, spans: list[Span], in_name: bool) -> tuple[str, list[tuple]]:
         """The redacted text and, per span, the finding without the fields that depend on where
         the text occurs (``_ST_*``). A long tool output holds the same value many times (the
         user's name in every path): its placeholder, mask and id are worked out once."""
@@ -421,10 +424,10 @@ class _RenderExtra:
     __slots__ = ("_fold", "found")
 
     def __init__(self) -> None:
-        self._fold = None
+        self._fold: SpanFold | None = None
         self.found: tuple[tuple[str, tuple[str, str]], ...] = ()
 
-    def fold(self, static: list[tuple]):
+    def fold(self, static: list[tuple]) -> SpanFold:
         if self._fold is None:
             from tracepub.outputs.report import span_fold
 

@@ -1,0 +1,43 @@
+"""The command line (DESIGN.md's contract): redact, review, approve, publish.
+
+Exit status: 0 on success, 1 on a refused or failed action (one line saying why and what to
+do), 2 on bad usage (click's own). ``--json`` prints a machine-readable summary on stdout.
+Each command imports the stages it runs when it runs: ``tracepub --help`` and a refused
+command stay instant instead of loading the detectors and models first.
+
+One module per group of commands (``redacting``, ``reviewing``, ``publishing``); what they
+share is in ``common``.
+"""
+
+from __future__ import annotations
+
+import click
+
+from tracepub import __version__
+from tracepub.cli.publishing import approve, publish
+from tracepub.cli.redacting import redact, sessions
+from tracepub.cli.reviewing import review
+
+__all__ = ["cli", "main"]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="tracepub")
+def cli() -> None:
+    """Share coding-agent session traces safely.
+
+    \b
+    Typical flow:
+      tracepub redact --out out/                 # every harness under $HOME
+      tracepub review out/                       # decide on flagged findings
+      tracepub approve out/ --reviewer "Jane"    # sign off the exact bytes
+      tracepub publish out/ --repo me/traces     # verify, re-scan, upload (private)
+    """
+
+
+for _command in (sessions, redact, review, approve, publish):
+    cli.add_command(_command)
+
+
+def main() -> None:
+    cli()
