@@ -32,7 +32,7 @@ _BIRTH = re.compile(
     r"(?i)(?<![a-z])(?:dob|d\.o\.b\.?|date[ _-]?of[ _-]?birth|dateofbirth|birth[ _-]?date|birthdate|birthday"
     r"|born(?:[ \t]+on)?|geburtsdatum|geboren(?:[ \t]+am)?|date[ \t]+de[ \t]+naissance|n[ée]e?[ \t]+le"
     r"|fecha[ \t]+de[ \t]+nacimiento)(?![a-z])"
-    rf"""["']?[ \t]*(?:is[ \t]+|was[ \t]+|:|=|=>|->)?[ \t]*["']?[ \t]*(?P<date>{_DATE})(?![0-9])"""
+    rf"""["']?[ \t]*(?:is[ \t]+|was[ \t]+|:|=|=>|->|\|)?[ \t]*["']?[ \t]*(?P<date>{_DATE})(?![0-9])"""
 )
 
 

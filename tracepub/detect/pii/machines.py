@@ -36,6 +36,7 @@ _CONFIG = re.compile(
     rf"|\? \((?P<ip3>{_V4})\) at\b"  # arp -a
     rf"|\bNmap scan report for[ \t]+(?:[\w.-]+[ \t]+\()?(?P<ip4>{_IP})"
     rf"|\bIPv[46] Address[. \t]*:[ \t]*(?P<ip5>{_IP})"  # Windows ipconfig
+    rf"|(?:^|(?<=\n))(?:IP address|Router): (?P<ip7>{_V4})(?![\w.:])"  # macOS networksetup -getinfo
 )
 # A hosts-file line: an address at a line start, then names (a comment may follow).
 _HOSTS_LINE = re.compile(
@@ -85,7 +86,7 @@ _MAC = re.compile(
 # (DHCP leases), arp's ``at``.
 _MAC_CUE = re.compile(
     r"(?i)link/ether|[\t ]ether |ethernet|hwaddr|physical address|lladdr|bssid|mac address|macaddress"
-    r"|mac_address|mac[:= ]|access point|\) at "
+    r"|mac_address|mac[:= ]|access point|\) at |wi-fi id"
 )  # (each one of the trigger's literals)
 _MAC_EXAMPLES = frozenset(
     {
@@ -136,6 +137,9 @@ _DEVICE_NAME = re.compile(
     r"(?<![\w.-])(?P<name>[A-Za-z][A-Za-z0-9']{0,30}-(?i:macbook-air|macbook-pro|macbook|mbp|imac|mac-mini|"
     r"mac-studio|mac-pro|thinkpad)(?:-[0-9]{1,2})?(?:\.(?i:local|lan|home))?)(?![\w-])"
     r"|(?<![\w.-])(?P<win>(?:DESKTOP|LAPTOP)-[A-Z0-9]{7,8})(?![\w-])"
+    # macOS's computer name before it becomes a host name ("Jane's MacBook Pro"), and its phones'
+    r"|(?<![\w'’-])(?P<mac>[A-Z][A-Za-z-]{0,30}['’]s (?:MacBook(?: Pro| Air)?|iMac|Mac mini|Mac Studio|Mac Pro"
+    r"|iPhone|iPad))(?![\w-])"
 )
 _DEVICE_GENERIC_OWNER = frozenset(
     {
@@ -173,6 +177,9 @@ _DEVICE_GENERIC_OWNER = frozenset(
 )
 
 
+_ARTICLE_BEFORE = re.compile(r"(?i)\b(?:the|a|an|our|your|their|his|her|its|my)[ \t]+$")
+
+
 @functools.lru_cache(maxsize=4096)
 def _very_common(word: str) -> bool:
     from wordfreq import zipf_frequency
@@ -203,9 +210,12 @@ def _hostnames(text: str, a: int = 0, b: int | None = None) -> list[Span]:
         if _hostname_ok(m.group("name"), text, m.start()):
             out.append(Span(m.start(), m.end(), "pii.hostname", "machines:hostname", 0.85))
     for m in _DEVICE_NAME.finditer(text, a, b):
-        g = "name" if m.group("name") else "win"
-        if g == "name" and m.group("name").split("-", 1)[0].lower().rstrip("s'") in _DEVICE_GENERIC_OWNER:
+        g = next(k for k in ("name", "win", "mac") if m.group(k))
+        owner = re.split(r"[-'’]", m.group(g), maxsplit=1)[0].lower()
+        if g != "win" and (owner in _DEVICE_GENERIC_OWNER or owner.rstrip("s") in _DEVICE_GENERIC_OWNER):
             continue
+        if g == "mac" and _ARTICLE_BEFORE.search(text, max(a, m.start() - 8), m.start()):
+            continue  # "the Company's iPhone app": a thing's, not a person's machine
         out.append(Span(m.start(g), m.end(g), "pii.hostname", "machines:device", 0.85))
     return out
 
@@ -256,6 +266,9 @@ class _ConfigLines(Detector):
             "mac ",
             "access point",
             ") at ",
+            "wi-fi id",
+            "ip address: 0",
+            "router: 0",
         ),
         lines=True,
     )
@@ -264,7 +277,7 @@ class _ConfigLines(Detector):
         text = escaped_view(text)
         out: list[Span] = []
         for m in _CONFIG.finditer(text):
-            g = next(k for k in ("ip", "ip6", "ip2", "ip3", "ip4", "ip5") if m.group(k))
+            g = next(k for k in ("ip", "ip6", "ip2", "ip3", "ip4", "ip5", "ip7") if m.group(k))
             if _machine_address(m.group(g)):
                 out.append(Span(m.start(g), m.end(g), "pii.ip", "machines:netconfig", 0.85))
         for m in _MAC.finditer(text):
@@ -322,6 +335,11 @@ class Hostnames(Detector):
             "-thinkpad",
             "desktop-",
             "laptop-",
+            "s macbook",
+            "s imac",
+            "s mac ",
+            "s iphone",
+            "s ipad",
         ),
         lines=True,
     )
