@@ -136,3 +136,13 @@ def test_a_first_name_alone_after_its_cue_whatever_label_the_model_gives():
     for text in ("Thanks, Docker! That fixed it.", "Thanks, Everyone! That fixed it."):
         eng.start_unit()
         assert not [s for s in eng.scan(text, prose) if s.type == "pii.person"], text
+
+
+def test_copyright_lines_in_html_and_a_rights_holders_profile(engine):
+    text = (
+        "Author: Ilse Vandermeer <ilse@vandermeer.example.net>, https://github.com/ivandermeer\n"
+        "<p>&copy;2026 Ilse Vandermeer.</p>\n"
+        "# Copyright (C) 2019 Ilse Vandermeer <https://github.com/ivandermeer>"
+    )
+    assert found(engine, text, "pii.person") == ["Ilse Vandermeer"]
+    assert found(engine, text, "pii.handle") == ["github.com/ivandermeer"]

@@ -39,8 +39,8 @@ _BOUNDED = {"identity.username", "identity.name", "identity.hostname", "custom.t
 # Account and host names (their guard and places), and person names (their forms).
 USERISH = frozenset({"identity.username", "identity.hostname", "pii.username", "pii.hostname"})
 NAMES = frozenset({"identity.name", "pii.person"})
-# Someone else's name or address is not redacted on a copyright line, found there or elsewhere.
-_HOLDERS = frozenset({"pii.person", "pii.email"})
+# Someone else's name, address or profile is not redacted on a copyright line, found there or elsewhere.
+_HOLDERS = frozenset({"pii.person", "pii.email", "pii.handle"})
 # How an occurrence of a value counts (``ExactValues.mode``); FORM: a name's other form, between word
 # boundaries with its words capitalised ("Holt, Maren", "M. Holt"; not "bar, foo" in code).
 ANY, WORD, COMPOUND, PLACE, CUE, FORM = range(6)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 
@@ -295,6 +296,8 @@ def profile_handles(text: str) -> list[Span]:
             continue
         lead = _URL_LEAD.match(m.group())  # (it matches "" too)
         start = m.start() + (lead.end() if lead else 0)
+        if on_copyright_line(text, start):
+            continue  # a rights holder's profile, as their name there (ARCHITECTURE.md)
         out.append(Span(start, m.end(g), "pii.handle", "handles:profile-url", 0.85))
     return out
 

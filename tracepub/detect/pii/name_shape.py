@@ -320,7 +320,7 @@ GREETINGS = {
 
 # Copyright lines and license headers: the holder of a published work's rights, not a person to
 # redact (``on_copyright_line``); nothing on such a line is taken for a person or an address.
-COPYRIGHT_LINE = re.compile(r"(?i)copyright|\(c\)|©")
+COPYRIGHT_LINE = re.compile(r"(?i)copyright|\(c\)|©|&copy;|&#169;|&#xa9;")
 
 
 _EMAIL_IN = re.compile(r"[\w.+%-]+@[\w-]+(?:\.[\w-]+)+")
