@@ -55,11 +55,15 @@ def _parse(text: Any) -> Any:
         return text
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
 def convert(info: Any, parts: list[Any], original: dict) -> list[dict]:
     """One OpenCode message (info + parts) as STS lines: the message, then tool results."""
-    info = info if isinstance(info, dict) else {}
+    info = _dict(info)
     dparts = [p for p in parts if isinstance(p, dict)]
-    time = info.get("time") if isinstance(info.get("time"), dict) else {}
+    time = _dict(info.get("time"))
     texts = [p["text"] for p in dparts if p.get("type") == "text" and isinstance(p.get("text"), str)]
     reasoning = [p["text"] for p in dparts if p.get("type") == "reasoning" and isinstance(p.get("text"), str)]
     tools = [p for p in dparts if p.get("type") == "tool"]
@@ -70,7 +74,7 @@ def convert(info: Any, parts: list[Any], original: dict) -> list[dict]:
     calls = []
     results = []
     for p in tools:
-        state = p.get("state") if isinstance(p.get("state"), dict) else {}
+        state = _dict(p.get("state"))
         calls.append(sts.tool_call(p.get("callID"), p.get("tool"), state.get("input")))
         status = state.get("status")
         out = (
@@ -82,7 +86,7 @@ def convert(info: Any, parts: list[Any], original: dict) -> list[dict]:
         )
         if out is None:
             continue
-        st_time = state.get("time") if isinstance(state.get("time"), dict) else {}
+        st_time = _dict(state.get("time"))
         result: dict[str, Any] = {
             "role": "tool",
             "toolCallId": str(p.get("callID") or ""),
@@ -178,18 +182,15 @@ class OpenCodeDb(Reader):
                     HARNESS, _session_id(session.get("id")), session.get("title"), opencode=original
                 ),
             )
+            rows = self._parts(con, unit.key)
             cur = con.cursor()
             cur.execute("SELECT * FROM message WHERE session_id = ? ORDER BY time_created, id", (unit.key,))
             for mrow in cur:
                 message = sq.row_dict(mrow)
                 message["data"] = self._data(message, unit, problems)
-                parts = []
-                for prow in con.execute(
-                    "SELECT * FROM part WHERE message_id = ? ORDER BY id", (message["id"],)
-                ):
-                    part = sq.row_dict(prow)
+                parts = [dict(r) for r in rows.get(message["id"], ())]
+                for part in parts:
                     part["data"] = self._data(part, unit, problems)
-                    parts.append(part)
                 info = self._object(
                     message["data"], id=message.get("id"), sessionID=message.get("session_id")
                 )
@@ -205,6 +206,21 @@ class OpenCodeDb(Reader):
                 for line in convert(info, objs, {"message": message, "parts": parts}):
                     n += 1
                     yield Record(n, line)
+
+    @staticmethod
+    def _parts(con: sqlite3.Connection, session: str | None) -> dict[Any, list[dict]]:
+        """The session's part rows by message id, in id order: one query, not one per message
+        (OpenCode has no index on ``part.message_id``: each would scan the whole table). The
+        parts of one session are held at once; their ``data`` is parsed message by message."""
+        out: dict[Any, list[dict]] = {}
+        for prow in con.execute(
+            "SELECT * FROM part WHERE message_id IN (SELECT id FROM message WHERE session_id = ?)"
+            " ORDER BY message_id, id",
+            (session,),
+        ):
+            part = sq.row_dict(prow)
+            out.setdefault(part["message_id"], []).append(part)
+        return out
 
     @staticmethod
     def _data(row: dict, unit: Unit, problems: list[Problem]) -> Any:
@@ -290,8 +306,8 @@ class OpenCodeLegacy(Reader):
                 yield Problem(str(doc), None, f"resolves outside {path} (a symlink); not read")
                 continue
             value = self._load(doc, [])
-            sid = (
-                value.get("id") if isinstance(value, dict) and isinstance(value.get("id"), str) else doc.stem
+            sid: str = (
+                value["id"] if isinstance(value, dict) and isinstance(value.get("id"), str) else doc.stem
             )
             if inside(path, "message", sid) is None:  # the id is not echoed: it is content
                 yield Problem(
@@ -396,7 +412,7 @@ class OpenCodeLegacy(Reader):
                 info.project = session["directory"]
             if isinstance(session.get("parentID"), str) and session["parentID"]:
                 info.parent = session["parentID"]  # a subtask's session
-            t = session.get("time") if isinstance(session.get("time"), dict) else {}
+            t = _dict(session.get("time"))
             fold_time(info, t.get("created"))
             fold_time(info, t.get("updated"))
         info.size = size_of(unit.source)

@@ -76,7 +76,8 @@ def _plans() -> dict[str, tuple[int, str, tuple[int, ...]]]:
     out = {}
     for r in REGIONS:
         m = PhoneMetadata.metadata_for_region(r)
-        out[r] = (m.country_code, m.national_prefix or "", tuple(m.general_desc.possible_length))
+        assert m is not None and m.country_code is not None and m.general_desc is not None, r
+        out[r] = (m.country_code, m.national_prefix or "", tuple(m.general_desc.possible_length or ()))
     return out
 
 
