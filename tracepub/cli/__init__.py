@@ -11,9 +11,14 @@ share is in ``common``.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
+
 import click
 
 from tracepub import __version__
+from tracepub.cli.common import Finished
 from tracepub.cli.publishing import approve, publish
 from tracepub.cli.redacting import redact, sessions
 from tracepub.cli.reviewing import review
@@ -40,4 +45,12 @@ for _command in (sessions, redact, review, approve, publish):
 
 
 def main() -> None:
-    cli()
+    try:
+        cli()
+    except SystemExit as exc:
+        if Finished.synced and (exc.code is None or isinstance(exc.code, int)):
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+            os._exit(exc.code or 0)
+        raise

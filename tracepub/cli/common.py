@@ -31,6 +31,15 @@ class Refused(click.ClickException):
         return for_terminal(self.message)  # it names paths and ids (``shown``)
 
 
+class Finished:
+    """``synced``: set by a command whose work is all on the disk (every file synced, DIR's lock
+    released by its descriptor's close: ``redact``), so ``main`` ends the process without the
+    interpreter's teardown: freeing a run's heap (engine, automata, spaCy model) object by
+    object took 0.6-1.3 s after the last output."""
+
+    synced = False
+
+
 def echo_json(data: object) -> None:
     click.echo(json_for_terminal(json.dumps(data, indent=2, ensure_ascii=False, default=str)))
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import click
 
 from tracepub.cli.common import (
+    Finished,
     Refused,
     echo_json,
     make_selection,
@@ -206,6 +207,7 @@ def redact(
             summary = run(opts)
     except SelectionError as exc:
         raise Refused(str(exc)) from exc
+    Finished.synced = True  # no teardown needed (``cli.main``)
     if as_json:
         echo_json(summary.to_json())
     else:
