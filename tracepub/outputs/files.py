@@ -9,7 +9,9 @@ new name can point at a file whose bytes never reached the disk (a signed name w
 empty or old bytes), or the rename itself can be lost. So the file's bytes are synced before
 the rename (``sync_file``) and the folder after it (``replace_durably``): every file that a
 sign-off binds (dataset files, the card, the manifest, signoff.json) and every other file under
-DIR goes through one of these two.
+DIR goes through one of these two. A run's workers sync each output's bytes but leave its folder
+to ``run_tasks``, which syncs every folder they wrote into once, when they are done and before
+anything names their files (state, manifest): one folder sync per folder, not two per session.
 """
 
 from __future__ import annotations
@@ -54,16 +56,27 @@ def sync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def replace_durably(tmp: str | Path, dest: Path) -> None:
+def replace_durably(tmp: str | Path, dest: Path, sync_folder: bool = True) -> None:
     """Rename the complete, synced ``tmp`` onto ``dest``, then sync the folder: once this
-    returns, ``dest`` holds the new bytes on the disk, whatever happens next."""
+    returns, ``dest`` holds the new bytes on the disk, whatever happens next. ``sync_folder``
+    False: the caller syncs the folder later (``sync_dirs``)."""
     os.replace(tmp, dest)
-    sync_dir(dest.parent)
+    if sync_folder:
+        sync_dir(dest.parent)
+
+
+def sync_dirs(folders: set[Path]) -> None:
+    """``sync_dir`` of each folder, once."""
+    for folder in sorted(folders):
+        sync_dir(folder)
 
 
 @contextlib.contextmanager
-def atomic_writer(dest: Path, mode: str = "w", buffering: int = -1) -> Iterator[IO[Any]]:
-    """``buffering``: as ``open``'s (a worker's outputs use a large buffer: fewer, larger writes)."""
+def atomic_writer(
+    dest: Path, mode: str = "w", buffering: int = -1, sync_folder: bool = True
+) -> Iterator[IO[Any]]:
+    """``buffering``: as ``open``'s (a worker's outputs use a large buffer: fewer, larger writes).
+    ``sync_folder``: as ``replace_durably``'s."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=dest.parent, prefix=f".{dest.name}.", suffix=".tmp")
     try:
@@ -76,7 +89,7 @@ def atomic_writer(dest: Path, mode: str = "w", buffering: int = -1) -> Iterator[
         ) as fh:
             yield fh
             sync_file(fh)
-        replace_durably(tmp, dest)
+        replace_durably(tmp, dest, sync_folder)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

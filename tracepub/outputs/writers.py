@@ -81,8 +81,9 @@ class _AtomicFile:
     """A binary file written under a temporary name beside ``target``, hashed while written,
     and renamed onto ``target`` only when complete (rename is atomic on one file system)."""
 
-    def __init__(self, target: Path, buffering: int) -> None:
+    def __init__(self, target: Path, buffering: int, sync_folder: bool) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
+        self.sync_folder = sync_folder
         fd, self.tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
         self.target = target
         self.raw = _Sha256Raw(fd)
@@ -91,7 +92,7 @@ class _AtomicFile:
     def commit(self) -> Written:
         sync_file(self.fh)  # the bytes on the disk before the name points at them (``outputs.files``)
         self.fh.close()
-        replace_durably(self.tmp, self.target)
+        replace_durably(self.tmp, self.target, self.sync_folder)
         return self.raw.sha256.hexdigest(), file_stamp(self.target)
 
     def discard(self) -> None:
@@ -104,13 +105,14 @@ class _AtomicFile:
 class NativeWriter:
     """The harness's own format: JSONL records one a line (``lines``), or one JSON document."""
 
-    def __init__(self, lines: bool = True, buffering: int = WRITE_BUFFER) -> None:
+    def __init__(self, lines: bool = True, buffering: int = WRITE_BUFFER, sync_folder: bool = True) -> None:
         self.lines = lines
         self.buffering = buffering
+        self.sync_folder = sync_folder  # False: the caller syncs the folder (``files.replace_durably``)
         self._file: _AtomicFile | None = None
 
     def open(self, target: Path) -> None:
-        self._file = _AtomicFile(target, self.buffering)
+        self._file = _AtomicFile(target, self.buffering, self.sync_folder)
 
     def write(self, record: bytes) -> None:
         fh = self._file.fh  # type: ignore[union-attr]  # open() came first (the Writer contract)
@@ -133,8 +135,9 @@ class NativeWriter:
             self._file = None
 
 
-def writer_for(unit: Unit, fmt: str = "native") -> Writer:
-    """The writer of ``unit``'s output file in the format ``fmt``."""
+def writer_for(unit: Unit, fmt: str = "native", sync_folder: bool = True) -> Writer:
+    """The writer of ``unit``'s output file in the format ``fmt``; ``sync_folder``: as
+    ``files.replace_durably``'s."""
     if fmt == "native":
-        return NativeWriter(lines=unit.kind != "json")
+        return NativeWriter(lines=unit.kind != "json", sync_folder=sync_folder)
     raise ValueError(f"unknown output format {fmt!r}")

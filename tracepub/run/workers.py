@@ -41,7 +41,7 @@ from tracepub.detect.registry import DetectConfig, build_detectors
 from tracepub.model import Problem, Record, Unit
 from tracepub.outdir import OutDir
 from tracepub.outputs import groups, report
-from tracepub.outputs.files import atomic_writer
+from tracepub.outputs.files import atomic_writer, sync_dirs
 from tracepub.outputs.writers import WRITE_BUFFER, writer_for
 from tracepub.readers import reader_for_unit
 from tracepub.readers.base import records_hashing
@@ -204,7 +204,7 @@ def _process(task: Task) -> UnitResult:
         records = reader.records(unit, res.problems)
     batched = engine.prefetches
     deny: DenyMatcher | None = _WORKER.get("deny")
-    writer = writer_for(unit)
+    writer = writer_for(unit, sync_folder=False)  # ``run_tasks`` syncs the folders
     # Records are lines, written back one a line: none holds a line break (readers split on it).
     lines = unit.kind != "json"
 
@@ -217,7 +217,7 @@ def _process(task: Task) -> UnitResult:
     try:
         writer.open(target)
         try:
-            with atomic_writer(part, "wb", WRITE_BUFFER) as ff:
+            with atomic_writer(part, "wb", WRITE_BUFFER, sync_folder=False) as ff:
 
                 def flush(batch: list[Record]) -> None:
                     nonlocal skipped
@@ -423,6 +423,12 @@ def run_tasks(tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress) -> 
                     bar.update(1)
             finally:
                 template.join()
+    # A worker synced each file it wrote, not the folder it renamed it into: each folder once, now.
+    folders: set[Path] = set()
+    for t in tasks:
+        od = OutDir(t.out)
+        folders |= {od.output(t.dest).parent, od.part(t.dest).parent}
+    sync_dirs(folders)
     return done  # type: ignore[return-value]  # every slot was filled
 
 
