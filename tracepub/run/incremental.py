@@ -118,15 +118,26 @@ def unseal(blob: object, unit: Unit, key: bytes) -> Found | None:
 
 
 def _source_key(unit: Unit, key: bytes) -> bytes | None:
-    mac = hmac.new(key, b"tracepub found values\0", hashlib.sha256)
+    """``seal``'s key. A store file (OpenCode/Hermes DB) is the one dependency of every session
+    in it: its key is computed once per process for a given size and mtime (``_file_sha256``),
+    not once per session (each read the whole store)."""
     try:
-        for p in deps_of(unit):
-            mac.update(str(p).encode("utf-8", "surrogateescape") + b"\0")
-            with open(p, "rb") as fh:
-                while block := fh.read(1 << 20):
-                    mac.update(block)
+        stamps = tuple((str(p), st.st_size, st.st_mtime_ns) for p in deps_of(unit) for st in (p.stat(),))
+        return _keyed_digest(key, stamps)
     except OSError:
         return None
+
+
+@functools.lru_cache(maxsize=64)
+def _keyed_digest(key: bytes, stamps: tuple[tuple[str, int, int], ...]) -> bytes:
+    """The HMAC of the files' paths and bytes (``stamps``: path, size, mtime); raises OSError
+    for a file that cannot be read (not cached)."""
+    mac = hmac.new(key, b"tracepub found values\0", hashlib.sha256)
+    for path, _, _ in stamps:
+        mac.update(path.encode("utf-8", "surrogateescape") + b"\0")
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                mac.update(block)
     return mac.digest()
 
 
