@@ -58,7 +58,7 @@ _ASSIGN = re.compile(
         |(?<=[ \t])-(?=[ \t]{1,4}["'`])                         # vendor token - 'value'
         |(?<=["'])[ \t]{1,8}(?i:value)[ \t]{0,2}=                # key="AccountKey" value="..."
         |[ \t]+(?:is|was)(?=[ \t]))
-    [ \t]{0,8}
+    [ \t]{0,40}                                                # values aligned in a column
     (?:
         (?P<pfx>[rRbBuUf]{0,2}|@|SecretStr\(|Secret\()(?P<q>\\?["'`])(?P<qv>(?:(?!(?P=q)).){1,4096}?)(?P=q)
       | (?P<uv>[^\s"'`,;\\]{1,8192})
@@ -315,7 +315,12 @@ class ContextEntropy(Detector):
         value = _clean(m.group("uv"))
         if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False):
             return None
-        if not (filters.looks_random(value, 16) or filters.is_hex_digest(value) or filters.is_uuid(value)):
+        hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
+        if not (filters.looks_random(value, 16) or hexlike):
+            return None
+        if m.group("words") and (hexlike or len(value) < 24):
+            # words between the secret word and the value ("here's the key I got from the dashboard
+            # <token>"): only a long random token; hex there may be what the words name (a commit)
             return None
         return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
 
@@ -401,11 +406,14 @@ _SET_VALUE = re.compile(
 )
 # Prose that hands a value over, before the secret word ("here's my", "use this", "try the new").
 _HANDED_BEFORE = re.compile(
-    r"(?i:here(?:'s|’s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got)"
+    r"(?i:here(?:'s|’s|s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got"
+    r"|(?:give|send|gave|sent)[ \t]+you)"
     r"[ \t]+(?:(?:my|the|our|your|this|a|an|new|that)[ \t]+)?(?:[A-Za-z][\w-]{0,20}[ \t]+){0,2}\Z"
 )
 _HANDED_VALUE = re.compile(
-    r"""(?:[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"""
+    r"""(?:(?P<words>,?[ \t]{1,4}(?:[A-Za-z'’]{1,12}[ \t]{1,4}){1,6}?)?[ \t]{0,4}(?:[:=-][ \t]{0,4})?"""
+    r"""|[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})"""
+    r"""[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"""
 )
 
 

@@ -1,0 +1,124 @@
+"""Secret classes found missing on a second outside suite (bench/recall_np.py) and the held-out
+corpus (#8 item 3): places and rule families, each planted with a fake value of the right shape
+and checked through ``Engine.scan`` (the whole value covered by ``secret.*`` spans), with the
+look-alikes beside them that must stay.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
+from tracepub.fakes import expand
+from tracepub.model import Leaf
+
+RNG = random.Random(20261202)
+TEXT = Leaf("test", ("text",), None, False)
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(DetectConfig(ner=False))
+
+
+def _spans(engine: Engine, text: str):
+    return [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
+
+
+def covered(engine: Engine, text: str, secret: str) -> bool:
+    spans = _spans(engine, text)
+    start = text.find(secret)
+    assert start >= 0, (text, secret)
+    return all(any(s.start <= i < s.end for s in spans) for i in range(start, start + len(secret)))
+
+
+def x(template: str) -> str:
+    return expand(template, RNG)
+
+
+# (text with {v}, value template)
+CASES = {
+    # CLI tools that take a password as a flag
+    "sqlcmd": ('sqlcmd -S db,1433 -U sa -P "{v}" -Q "SELECT 1"', "{{alnum:14}}"),
+    "sqlcmd-bare": ("sqlcmd -S db -U sa -P {v} -d app", "{{alnum:12}}"),
+    "psexec": ("PsExec.exe \\\\10.0.0.5 -u CORP\\svc -p {v} cmd /c whoami", "{{alnum:12}}"),
+    # .NET credential constructors
+    "network-credential": (
+        'client.Credentials = new NetworkCredential("ci@example.com", "{v}");',
+        "{{lower:16}}",
+    ),
+    "directory-entry": (
+        'new DirectoryEntry("LDAP://dc01.corp.example", "CORP\\\\svc", "{v}")',
+        "{{alnum:12}}",
+    ),
+    # hashes of passwords
+    "md5-crypt": ("admin:$1${{alnum:8}}${v}:19000:0:99999:7:::", "{{alnum:22}}"),
+    "sha256-crypt-rounds": ("$5$rounds=5000${{alnum:16}}${v}", "{{alnum:43}}"),
+    "cisco-type8": ("enable secret 8 $8${{alnum:14}}${v}", "{{alnum:43}}"),
+    "yescrypt": ("user:$y$j9T${{alnum:22}}${v}:19500::::::", "{{alnum:43}}"),
+    "krb5-asrep": ("$krb5asrep$23$svc@corp.example:{{lowerhex:32}}${v}", "{{lowerhex:160}}"),
+    # provider shapes
+    "twitch-stream-key": ("rtmp://live.twitch.tv/app/{v}", "live_{{digits:9}}_{{alnum:30}}"),
+    "codeclimate": ("env:\n  CC_TEST_REPORTER_ID: {v}\n", "{{lowerhex:64}}"),
+    "newrelic-admin": ("admin_access:{v}", "NRAA-{{lowerhex:27}}"),
+    "newrelic-query": ('  "querykey": "{v}",', "NRIQ-{{b64url:32}}"),
+    "newrelic-license-region": ("        license: {v}", "eu01xx{{lowerhex:30}}NRAL"),
+    "dependency-track": ("X-Api-Key: {v}", "odt_{{alnum:32}}"),
+    "thingsboard": ("coap://coap.thingsboard.cloud/api/v1/{v}/telemetry", "{{lowerdigits:20}}"),
+    "truenas": (
+        '{"id": "{{uuid}}", "msg": "method", "method": "auth.login_with_api_key",\n "params": [\n  "{v}"\n ]}',
+        "12-{{alnum:64}}",
+    ),
+    "jenkins-setup": (
+        "Please use the following password to proceed to installation:\n\n{v}\n\nThis may also be found at: "
+        "/var/jenkins_home/secrets/initialAdminPassword",
+        "{{lowerhex:32}}",
+    ),
+    "jenkins-crumb": ("curl -X POST http://ci.example/job/x/build -H 'Jenkins-Crumb:{v}'", "{{lowerhex:32}}"),
+    "vault-unseal": ("vault operator unseal {v}", "{{b64:44}}"),
+    "vault-init-output": ("Unseal Key 1: {v}\nUnseal Key 2: {{b64:44}}", "{{b64:44}}"),
+    "salesforce": ("Access Token     {v}", "00D{{alnum:12}}!{{alnum:96}}"),
+    "telegram-32": ("TELEGRAM_TOKEN={v}", "{{digits:10}}:AA{{b64url:32}}"),
+    # places: values aligned in a column after the operator
+    "aligned-yaml": ('     fbApiKey:            "{v}",', "{{lowerhex:32}}"),
+    "aligned-php": ('$user = "mg1021";              $password = "{v}";', "{{alnum:12}}"),
+    # prose that hands a key over, with words between the key and the value
+    "prose-words-between": ("here's the key I got from the dashboard {v}", "{{alnum:40}}"),
+    "prose-heres-no-apostrophe": ("heres my key {v}", "{{alnum:40}}"),
+    "prose-give-you": ("I'll give you my key, it's {v}", "{{alnum:40}}"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_class_is_redacted_whole(engine, name):
+    template, value = CASES[name]
+    v = x(value)
+    text = x(template.replace("{v}", "\x00")).replace("\x00", v)
+    assert covered(engine, text, v), (
+        name,
+        text,
+        [(text[s.start : s.end], s.type) for s in _spans(engine, text)],
+    )
+
+
+KEPT = {
+    "sqlcmd-variable": "sqlcmd -S db -U sa -P $SA_PASSWORD -Q 'SELECT 1'",
+    "sqlcmd-windows-auth": "sqlcmd -S db -E -Q 'SELECT 1'",
+    "psexec-variable": "psexec \\\\host -u User -p $Password -i -d calc.exe",
+    "credential-variables": "new NetworkCredential(user, password)",
+    "regex-backrefs": "s/(a)(b)/$1$2/g; echo $1$2$3$4$5$6$7$8$9",
+    "live-identifier": "if is_live_stream_enabled(live_1234_short):",
+    "codeclimate-ref": "CC_TEST_REPORTER_ID: ${{ secrets.CC_TEST_REPORTER_ID }}",
+    "unseal-no-key": "vault operator unseal\nUnseal Key (will be hidden):",
+    "prose-commit-after-words": "use the key from commit 3f2a9c1e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39 for the fix",
+    "prose-key-insight": "here's the key insight from the paper about tokenization_strategies_overview",
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEPT))
+def test_look_alike_is_kept(engine, name):
+    text = KEPT[name]
+    assert not _spans(engine, text), (name, [(text[s.start : s.end], s.type) for s in _spans(engine, text)])
