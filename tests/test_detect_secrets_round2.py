@@ -122,3 +122,38 @@ KEPT = {
 def test_look_alike_is_kept(engine, name):
     text = KEPT[name]
     assert not _spans(engine, text), (name, [(text[s.start : s.end], s.type) for s in _spans(engine, text)])
+
+
+def test_private_key_in_string_concatenation(engine):
+    """A PEM block written as concatenated string literals (Java, C#, JS): the whole body goes."""
+    lines = [x("{{b64:64}}") for _ in range(4)]
+    body = ' +\n    "'.join(f'{ln}"' for ln in lines)
+    text = f'String key = "-----BEGIN RSA PRIVATE KEY-----" +\n    "{body} +\n    "-----END RSA PRIVATE KEY-----";'
+    for ln in lines:
+        assert covered(engine, text, ln), ln
+
+
+def test_key_header_constant_is_not_a_block(engine):
+    text = 'HEADER = "-----BEGIN RSA PRIVATE KEY-----"\nFOOTER = "-----END RSA PRIVATE KEY-----"\n'
+    assert not _spans(engine, text)
+
+
+def test_more_places(engine):
+    tf = x("{{b64url:42}}")
+    text = f'variable "corp_okta_api_token" {{\n  description = "Okta"\n  default     = "{tf}"\n}}\n'
+    assert covered(engine, text, tf)
+    pw = x("{{alnum:10}}")
+    text = f'new DirectoryEntry("LDAP://EXAMPLE.COM",\n          "ADMIN@EXAMPLE.COM",\n          "{pw}");'
+    assert covered(engine, text, pw)
+
+
+def test_more_look_alikes(engine):
+    for text in (
+        "REACT_APP_LOGIN_FORGOT_PASSWORD=$REACT_APP_BASE_URL/classroom/#/forgot_password",
+        "--set global.licenseKey=a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8NRAL",
+        'variable "token_ttl" {\n  default = "3600"\n}',
+    ):
+        assert not _spans(engine, text), (
+            text,
+            [(text[s.start : s.end], s.type) for s in _spans(engine, text)],
+        )

@@ -49,7 +49,7 @@ _PLACEHOLDER = re.compile(
 _PLACEHOLDER_INSIDE = re.compile(
     r"(?i:x{6,}|\*{3,}|•{3,}|\#{4,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
     r"(?:key|token|secret|password|pass)|(?:key|token|secret|password)[_-]?(?:goes[_-]?)?here|placeholder|replace[_-]?me|"
-    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret))|\.\.\.|…"
+    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret)|a1b2c3d4|1a2b3c4d)|\.\.\.|…"
     r"|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"
 )
 
@@ -169,6 +169,7 @@ _REFERENCE = re.compile(
         | [A-Za-z_][\w.]*\[[^\]]*\]                                    # os.environ["X"], config['k']
         | (?:process\.env|import\.meta\.env|os\.environ|ENV|env|secrets|vars|inputs)\b.*
         | !(?:vault|secret|ref|Ref|Sub|GetAtt|env)\b.*                 # YAML tags
+        | \$\{?[A-Za-z_]\w*\}?(?:[/:?\#].*)?                             # $BASE_URL/path, ${HOST}:443
         | @[A-Za-z_][\w.]*                                             # @Value, @var
         | [&*]+[A-Za-z_][\w.]*(?:\(\))?                                # &details.password, *ptr
         | (?:true|false|null|none|nil|undefined|yes|no|on|off)
