@@ -157,3 +157,10 @@ def test_more_look_alikes(engine):
             text,
             [(text[s.start : s.end], s.type) for s in _spans(engine, text)],
         )
+
+
+def test_jwe_compact_form_whole(engine):
+    """A JWE (five dot-separated parts) goes whole, not only its JWT-shaped head."""
+    header = "eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ"
+    jwe = ".".join([header, x("{{b64url:342}}"), x("{{b64url:16}}"), x("{{b64url:200}}"), x("{{b64url:22}}")])
+    assert covered(engine, f"JWE: {jwe}", jwe)
