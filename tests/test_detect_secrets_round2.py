@@ -164,3 +164,44 @@ def test_jwe_compact_form_whole(engine):
     header = "eyJhbGciOiJSU0EtT0FFUCIsImVuYyI6IkEyNTZHQ00ifQ"
     jwe = ".".join([header, x("{{b64url:342}}"), x("{{b64url:16}}"), x("{{b64url:200}}"), x("{{b64url:22}}")])
     assert covered(engine, f"JWE: {jwe}", jwe)
+
+
+CLI = {
+    "mongo": "mongo -u admin -p {v} --authenticationDatabase admin",
+    "redis-cli": "redis-cli -h cache -a {v} ping",
+    "ldapsearch": "ldapsearch -x -D cn=admin,dc=corp,dc=example -w {v} -b dc=corp,dc=example",
+    "keytool": "keytool -importcert -keystore ks.jks -storepass {v} -noprompt",
+    "az-login": "az login --service-principal -u http://ci -p {v} --tenant corp.example",
+    "smbclient": "smbclient //fs01/share -U CORP/svc%{v}",
+    "net-use": "net use Z: \\\\fs01\\share {v} /user:CORP\\svc",
+    "net-use-after-user": "net use \\\\fs01\\share /user:CORP\\svc {v}",
+    "rabbitmqctl": "rabbitmqctl add_user svc {v}",
+    "htpasswd": "htpasswd -b /etc/nginx/.htpasswd admin {v}",
+    "mysqladmin": "mysqladmin -u root password {v}",
+    "echo-docker-login": "echo '{v}' | docker login -u ci --password-stdin registry.example.com",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLI))
+def test_cli_password_argument(engine, name):
+    """Command lines that take a password as an argument, tool by tool (the flag differs)."""
+    v = x("{{alnum:14}}")
+    text = CLI[name].replace("{v}", v)
+    assert covered(engine, text, v), (text, [(text[s.start : s.end], s.type) for s in _spans(engine, text)])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mongosh -u admin -p $MONGO_PASS",
+        "redis-cli -a $REDIS_PASSWORD ping",
+        "ldapsearch -x -D cn=admin -W -b dc=corp",
+        "keytool -list -keystore ks.jks -storepass:env STOREPASS",
+        "net use Z: \\\\fs01\\share * /user:CORP\\svc",
+        "net use Z: \\\\fs01\\share /user:CORP\\svc /persistent:yes",
+        "htpasswd -c /etc/nginx/.htpasswd admin",
+        "echo $CR_PAT | docker login ghcr.io -u ci --password-stdin",
+    ],
+)
+def test_cli_password_look_alikes(engine, text):
+    assert not _spans(engine, text), [(text[s.start : s.end], s.type) for s in _spans(engine, text)]
