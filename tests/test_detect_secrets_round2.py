@@ -209,7 +209,23 @@ def test_cli_password_look_alikes(engine, text):
 
 def test_private_key_concatenation_in_a_numbered_file_view(engine):
     lines = [x("{{b64:64}}") for _ in range(3)]
-    rows = ['"-----BEGIN RSA PRIVATE KEY-----" +', *[f'"{ln}" +' for ln in lines], '"-----END RSA PRIVATE KEY-----"']
+    rows = [
+        '"-----BEGIN RSA PRIVATE KEY-----" +',
+        *[f'"{ln}" +' for ln in lines],
+        '"-----END RSA PRIVATE KEY-----"',
+    ]
     text = "\n".join(f"{n:6d}→{row}" for n, row in enumerate(rows, 1))
     for ln in lines:
         assert covered(engine, text, ln), ln
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"//localhost:1337/:_password = "+new Buffer("feast").toString("base64")',
+        'usernameLabel:"Username or email:",passwordLabel:"Password:",rememberMeLabel:"Remember me:"',
+        "put '/passwords/:id' => \"cms/sites/passwords#update\", as: 'password'",
+    ],
+)
+def test_code_between_string_literals_is_not_a_value(engine, text):
+    assert not _spans(engine, text), [(text[s.start : s.end], s.type) for s in _spans(engine, text)]

@@ -22,6 +22,13 @@ _STOPWORDS = frozenset(
     same here there example sample dummy test changeme""".split()
 )
 
+# What sits between two string literals of code, read as a quoted value: a concatenation
+# (``"+new Buffer("``), the next key of an object literal (``",rememberMeLabel:"``).
+_CODE_BETWEEN_QUOTES = re.compile(
+    r"[+.][ \t]*(?:new[ \t]+)?[A-Za-z_$][\w$.]*[ \t]*\(|[,;)\]}][ \t]*[A-Za-z_$][\w$.-]*[ \t]*[:=(]?\Z"
+)
+_ROUTE = re.compile(r"[a-z][\w/]*#[a-z_]+")  # Rails: controller#action
+
 _HEX_RUN = re.compile(r"[0-9a-fA-F]+")
 # Values that are something else whatever their name: a URL (a password in one is url-password's,
 # a token in its query the query's name's), an ARN, a SigV4 credential scope (its key id is the AWS
@@ -73,6 +80,8 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
         return False
     if _NOT_A_VALUE.match(v) or not quoted and ("<" in v or ">" in v or "::" in v):
         return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
+    if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
+        return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
     if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v)):
         return False  # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value
     if tier == STRONG and v.isdigit() and v.isascii():
