@@ -229,3 +229,19 @@ def test_private_key_concatenation_in_a_numbered_file_view(engine):
 )
 def test_code_between_string_literals_is_not_a_value(engine, text):
     assert not _spans(engine, text), [(text[s.start : s.end], s.type) for s in _spans(engine, text)]
+
+
+def test_computed_values_in_code_are_not_secrets(engine):
+    """pyasn1's ``dhSinglePass_stdDH_sha1kdf_scheme = x9_63_scheme + (2, )``: a name holding "Pass"
+    assigned an expression of other names; a scheme is not a secret either."""
+    for text in (
+        "dhSinglePass_stdDH_sha1kdf_scheme = x9_63_scheme + (2, )",
+        "db_password = base_password + suffix",
+        "auth_scheme = default_scheme",
+    ):
+        assert not _spans(engine, text), (
+            text,
+            [(text[s.start : s.end], s.type) for s in _spans(engine, text)],
+        )
+    pw = x("{{alnum:14}}")
+    assert covered(engine, f"db_password = {pw}", pw)

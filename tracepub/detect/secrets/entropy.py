@@ -266,6 +266,8 @@ class ContextEntropy(Detector):
             value = _clean(value)
             if any(c in value for c in "()[]{}"):
                 return None  # config['password'], token=token).sha, {x}: an expression
+            if code_like and _EXPRESSION_GOES_ON.match(text, vstart + len(value)):
+                return None  # dh_pass_scheme = x9_63_scheme + (2, ): a value computed from names
             pair = _PAIR.match(value)
             if pair is not None and not name_tier(pair.group(1)):
                 return None  # "auth: job=8f3d... attempt=2" (a log line): the value is job's
@@ -415,6 +417,10 @@ _HANDED_VALUE = re.compile(
     r"""|[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})"""
     r"""[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"""
 )
+
+
+# After an unquoted value in code: an operator and another operand, so the value is an expression.
+_EXPRESSION_GOES_ON = re.compile(r"""[ \t]{1,4}(?:[-+*/%|&^]|\?\?|\|\||&&)[ \t]{1,4}[\w"'(\[]""")
 
 
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)
