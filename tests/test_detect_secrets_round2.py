@@ -245,3 +245,12 @@ def test_computed_values_in_code_are_not_secrets(engine):
         )
     pw = x("{{alnum:14}}")
     assert covered(engine, f"db_password = {pw}", pw)
+
+
+def test_random_mixed_case_is_not_a_code_name(engine):
+    """A random token that happens to break into short camel-case pieces (``sOnVa9KxBW_MI0XY6AN``:
+    s, On, Va9, Kx, BW...) holds no word: it is a value, not a name."""
+    text = "the staging key is sOnVa9KxBW_MI0XY6AN, don't commit it"
+    assert covered(engine, text, "sOnVa9KxBW_MI0XY6AN")
+    text = "database:\n  host: db.internal\n  user: app\n  password: P4wf3RE84X.ipfSnVEX\n"
+    assert covered(engine, text, "P4wf3RE84X.ipfSnVEX")

@@ -281,11 +281,14 @@ def is_code_name(v: str) -> bool:
     if len(v) < 6 or not _CODE_NAME.fullmatch(v):
         return False
     pieces = _CODE_PIECES.findall(v)
-    long = [p for p in pieces if len(p) >= 3]
-    if len(long) < 2 or sum(len(p) == 1 for p in pieces) > 1 or len(_DIGIT_RUN.findall(v)) > 3:
-        return False
     letters = [p.rstrip("0123456789") for p in pieces]
+    # pieces of three letters or more, digits aside ("sOnVa9KxBW_MI0XY6AN" breaks into s, On, Va9,
+    # Kx, BW, MI0, XY6, AN: no word in it)
     worded = [p for p in letters if len(p) >= 3]
+    if len(worded) < 2 or sum(len(p) == 1 for p in pieces) > 1 or len(_DIGIT_RUN.findall(v)) > 3:
+        return False
+    if sum(map(len, worded)) < 0.6 * sum(map(len, letters)):
+        return False  # "P4wf3RE84X.ipfSnVEX": most letters in scraps of one or two
     if sum(any(c in "aeiouAEIOU" for c in p) for p in worded) < 0.6 * len(worded):
         return False  # "YRCHel09RR.KPrzgwAg": pieces without vowels are not words
     grams = [p[i : i + 2].lower() for p in letters for i in range(len(p) - 1)]
