@@ -254,3 +254,7 @@ def test_random_mixed_case_is_not_a_code_name(engine):
     assert covered(engine, text, "sOnVa9KxBW_MI0XY6AN")
     text = "database:\n  host: db.internal\n  user: app\n  password: P4wf3RE84X.ipfSnVEX\n"
     assert covered(engine, text, "P4wf3RE84X.ipfSnVEX")
+
+
+def test_a_hash_sign_in_a_password_is_not_a_route(engine):
+    assert covered(engine, "JWT:\n  Secret: 'development#product'\n  exp: '50m'\n", "development#product")

@@ -27,7 +27,7 @@ _STOPWORDS = frozenset(
 _CODE_BETWEEN_QUOTES = re.compile(
     r"[+.][ \t]*(?:new[ \t]+)?[A-Za-z_$][\w$.]*[ \t]*\(|[,;)\]}][ \t]*[A-Za-z_$][\w$.-]*[ \t]*[:=(]?\Z"
 )
-_ROUTE = re.compile(r"[a-z][\w/]*#[a-z_]+")  # Rails: controller#action
+_ROUTE = re.compile(r"[a-z]\w*(?:/\w+)+#[a-z_]+")  # Rails: namespace/controller#action
 
 _HEX_RUN = re.compile(r"[0-9a-fA-F]+")
 # Values that are something else whatever their name: a URL (a password in one is url-password's,
