@@ -80,7 +80,6 @@ CASES = {
     "jenkins-crumb": ("curl -X POST http://ci.example/job/x/build -H 'Jenkins-Crumb:{v}'", "{{lowerhex:32}}"),
     "vault-unseal": ("vault operator unseal {v}", "{{b64:44}}"),
     "vault-init-output": ("Unseal Key 1: {v}\nUnseal Key 2: {{b64:44}}", "{{b64:44}}"),
-    "salesforce": ("Access Token     {v}", "00D{{alnum:12}}!{{alnum:96}}"),
     "telegram-32": ("TELEGRAM_TOKEN={v}", "{{digits:10}}:AA{{b64url:32}}"),
     # places: values aligned in a column after the operator
     "aligned-yaml": ('     fbApiKey:            "{v}",', "{{lowerhex:32}}"),
