@@ -8,9 +8,14 @@ literal takes in a raw JSON line (escaped) and in folded text.
 
 from __future__ import annotations
 
+import importlib
 import re
+from typing import Any
 
 from tracepub.detect.text import folded
+
+# ``re._parser`` has no type stubs (it is private): typed as Any rather than ignored line by line
+_parser: Any = importlib.import_module("re._parser")
 
 
 def line_forms(literal: str) -> set[str]:
@@ -76,8 +81,6 @@ def _anchor(pattern: str) -> str | None:
     holds ``0000-00-00``; a string without it cannot match). None if every match starts with a
     non-ASCII character (``[^\\x00-\\x7f]``, ``[^\\x00-\\x7f\\D]``: then ASCII text, which
     ``str.isascii`` tells at no cost, is not searched)."""
-    from re import _parser
-
     parsed = _parser.parse(pattern)
     if parsed.state.flags & re.IGNORECASE:
         return ""
@@ -110,8 +113,6 @@ def _gate_words(pattern: str, anchor: str, on_fold: bool, ascii_only: bool = Fal
     ASCII, or there would be more than ``_GATE_WORDS_MAX``. A text pattern's words are folded
     (a superset); a folded pattern's words that folded text cannot hold are left out (no match
     holds them). With ``ascii_only``: words for ASCII texts only, where ``\\d`` is ``[0-9]``."""
-    from re import _parser
-
     plain = [folded(anchor)]
     ops = list(_parser.parse(pattern))
     start, best, run = 0, 0, 0  # the anchor's place: the first longest run of literals, as _anchor
@@ -185,8 +186,6 @@ def _gate_words(pattern: str, anchor: str, on_fold: bool, ascii_only: bool = Fal
 def _one_class(pattern: str) -> bool:
     """Is ``pattern`` one character class (a match is one character: whether a text holds one
     does not depend on the characters around it)?"""
-    from re import _parser
-
     parsed = _parser.parse(pattern)
     return not parsed.state.flags & re.IGNORECASE and len(parsed) == 1 and parsed[0][0] is _parser.IN
 
@@ -194,8 +193,6 @@ def _one_class(pattern: str) -> bool:
 def _starts_with(pattern: str, literal: str) -> bool:
     """Does every match of ``pattern`` start with ``literal`` (its first items are those literal
     characters, case as written)?"""
-    from re import _parser
-
     parsed = _parser.parse(pattern)
     if parsed.state.flags & re.IGNORECASE:
         return False
@@ -209,8 +206,6 @@ def _digit_blind(pattern: str) -> bool:
     """Does ``pattern`` match the same (at the same places) when ASCII digits are swapped for
     one another? No digit literal, no range or class that holds some ASCII digits but not all,
     no back-reference; categories (``\\d``, ``\\w``) hold all ten."""
-    from re import _parser
-
     digits = range(0x30, 0x3A)
 
     def blind(items) -> bool:

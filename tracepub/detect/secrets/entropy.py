@@ -37,9 +37,13 @@ from functools import lru_cache
 from operator import itemgetter
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.secrets import filters, validators
+from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
+from tracepub.detect.secrets.values import auth_blob as _auth_blob
+from tracepub.detect.secrets.values import clean as _clean
+from tracepub.detect.secrets.values import type_for as _type_for
+from tracepub.detect.secrets.values import value_ok
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 _TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat")
@@ -54,7 +58,7 @@ _ASSIGN = re.compile(
         |(?<=[ \t])-(?=[ \t]{1,4}["'`])                         # vendor token - 'value'
         |(?<=["'])[ \t]{1,8}(?i:value)[ \t]{0,2}=                # key="AccountKey" value="..."
         |[ \t]+(?:is|was)(?=[ \t]))
-    [ \t]{0,8}
+    [ \t]{0,40}                                                # values aligned in a column
     (?:
         (?P<pfx>[rRbBuUf]{0,2}|@|SecretStr\(|Secret\()(?P<q>\\?["'`])(?P<qv>(?:(?!(?P=q)).){1,4096}?)(?P=q)
       | (?P<uv>[^\s"'`,;\\]{1,8192})
@@ -72,124 +76,10 @@ _NEARBY = re.compile(
     r"(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
 )
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-ñ")
-_PATHLIKE = re.compile(r"(?:/|~/|\./|\.\./|[A-Za-z]:\\)[^\s]*[/\\]")
-_STOPWORDS = frozenset(
-    """required optional string str int bool boolean none null nil undefined true false yes no on
-    off empty hidden masked secret password passwd token key value values text input enabled
-    disabled default auto env environment file prompt ask stdin unset unknown see below above
-    same here there example sample dummy test changeme""".split()
-)
-
-_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
-# Values that are something else whatever their name: a URL (a password in one is url-password's,
-# a token in its query the query's name's), an ARN, a SigV4 credential scope (its key id is the AWS
-# rules'), a date or timestamp (PasswordLastUsed).
-_NOT_A_VALUE = re.compile(
-    r"[A-Za-z][A-Za-z0-9+.-]{1,20}://|arn:aws[\w-]*:|[A-Z0-9]{10,128}/\d{8}/[\w-]{1,40}/[\w-]{1,40}/aws4_request"
-    r"|\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?\Z"
-)
-_SECRET_WORD = re.compile(r"(?i:pass|pwd|secret|token|key|auth|cred)")
-_VERSIONED = re.compile(
-    r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_@]v?\d+\.\d+\.\d+(?:[-.+][A-Za-z0-9]+)*"
-)
 # The name that owns a value found after a secret word in prose: code-shaped (``credentialsId``,
 # ``usernameVariable``), right before the colon or equals sign.
 _PAIR = re.compile(r"([a-z][a-z_]{1,30})=(?=[^=\s])")  # a lower-case name, then its value
 _OWNER = re.compile(r"""([A-Za-z_][\w.-]{0,60})["'\]]?[ \t]{0,4}(?::|=)[ \t]{0,4}[`'"]?\Z""")
-_SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[-_. /:][A-Za-z]+)+")
-_TYPE_BY_NAME = (("private", "secret.private_key"), ("token", "secret.token"), ("key", "secret.api_key"))
-
-
-def _type_for(name: str, tier: int) -> str:
-    if tier == PASSWORD:
-        return "secret.password"
-    low = name.lower()
-    for word, type_ in _TYPE_BY_NAME:
-        if word in low:
-            return type_
-    return "secret.generic"
-
-
-_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
-
-
-def _clean(value: str) -> str:
-    """Drop what an unquoted value drags along: an unbalanced closing bracket, a final . : or ,"""
-    v = value
-    while v:
-        last = v[-1]
-        if last in ".:," or (last in _PAIRS and v.count(last) > v.count(_PAIRS[last])):
-            v = v[:-1]
-        else:
-            break
-    return v
-
-
-def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) -> bool:
-    """Whether ``value`` under a name of ``tier`` is worth redacting."""
-    v = value.strip()
-    if not v or len(v) > 8192:
-        return False
-    if _NOT_A_VALUE.match(v) or not quoted and ("<" in v or ">" in v or "::" in v):
-        return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
-    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v)):
-        return False  # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value
-    if tier == STRONG and v.isdigit() and v.isascii():
-        # a number under a strong name (discord client secrets and ids, asana ids): long enough not to
-        # be a count, a port, a year or an epoch, varied, and not a run
-        return (
-            len(v) >= 16
-            and filters.shannon(v) >= 2.5
-            and not filters.is_placeholder(v)
-            and not filters._sequential(v)
-        )
-    if (
-        filters.is_placeholder(v)
-        or filters.is_doc_example(v)
-        or filters.is_reference(v, dotted=code_like and not quoted)
-    ):
-        return False
-    if v.lower() in _STOPWORDS or _PATHLIKE.match(v):
-        return False
-    if filters.is_identifier(v, hex_ok=tier >= STRONG) or _VERSIONED.fullmatch(v):
-        return False  # (jjwt-jackson-0.11.2, a package at a version)
-    if "\n" in v or "\t" in v or filters.is_regex_like(v):
-        return False
-    if not quoted and code_like and filters.is_plain_identifier(v):
-        return False  # password = db_password, {"password": include_password}: a variable
-    if tier == PASSWORD:
-        # people choose passwords: no randomness test, only "not a word, not words-with-dashes"
-        if len(v) < 6 or len(v) > 256:
-            return False
-        if (v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v):
-            return False  # "Incorrect", "pass-through": words; "vjguQaipRW-IkMlIbci" is not
-        if v.isalpha() and len(v) <= 16 and (v.isupper() or v[0].isupper() and v[1:].islower()):
-            return False  # one capitalised or upper-case word (Buffer, Submit, SUBMIT): a type, a label
-        if "." in v and filters.is_code_name(v):
-            return False  # bufferParser.readString: a dotted name in code
-        if " " in v and len(v.split()) > 3:
-            return False  # a sentence, not a passphrase
-        return filters.shannon(v) >= 2.0
-    if " " in v:
-        return False
-    if tier == STRONG:
-        return (
-            filters.looks_random(v, 10)
-            or ((filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0)
-            or (
-                len(v) >= 16
-                and _HEX_RUN.fullmatch(v) is not None
-                and filters.shannon(v) >= 2.7
-                and not filters._sequential(v)
-            )
-        )
-    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id); or
-    # base64 of user:password under an auth name (docker's "auth", npm's _auth), however short
-    if _auth_blob(v):
-        return True
-    if all(c in "0123456789abcdefABCDEF-" for c in v):
-        return False
-    return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
 
 
 class ContextEntropy(Detector):
@@ -262,7 +152,8 @@ class ContextEntropy(Detector):
                 a -= 1
             if a > 0 and text[a - 1] == "\\" and text[a] in "nrt":
                 a += 1  # "...\nAPI_KEY=": the n of a JSON-escaped newline is not part of the name
-            done = b = ident_end(text, end).end()
+            m = ident_end(text, end)
+            done = b = m.end() if m is not None else end
             ident = text[a:b]
             tier = tiers.get(ident)
             if tier is None:
@@ -375,6 +266,8 @@ class ContextEntropy(Detector):
             value = _clean(value)
             if any(c in value for c in "()[]{}"):
                 return None  # config['password'], token=token).sha, {x}: an expression
+            if code_like and _EXPRESSION_GOES_ON.match(text, vstart + len(value)):
+                return None  # dh_pass_scheme = x9_63_scheme + (2, ): a value computed from names
             pair = _PAIR.match(value)
             if pair is not None and not name_tier(pair.group(1)):
                 return None  # "auth: job=8f3d... attempt=2" (a log line): the value is job's
@@ -424,7 +317,12 @@ class ContextEntropy(Detector):
         value = _clean(m.group("uv"))
         if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False):
             return None
-        if not (filters.looks_random(value, 16) or filters.is_hex_digest(value) or filters.is_uuid(value)):
+        hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
+        if not (filters.looks_random(value, 16) or hexlike):
+            return None
+        if m.group("words") and (hexlike or len(value) < 24):
+            # words between the secret word and the value ("here's the key I got from the dashboard
+            # <token>"): only a long random token; hex there may be what the words name (a commit)
             return None
         return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
 
@@ -455,11 +353,6 @@ def _base64_block_end(text: str, start: int, end: int) -> int:
             break
         end = m.end()
     return end
-
-
-def _auth_blob(v: str) -> bool:
-    """Base64 of ``user:password`` (``Y2k6...``): a credential whatever its length."""
-    return len(v) >= 8 and _B64_VALUE.fullmatch(v) is not None and validators.basic_auth(v)
 
 
 def _code_shaped(name: str) -> bool:
@@ -515,12 +408,19 @@ _SET_VALUE = re.compile(
 )
 # Prose that hands a value over, before the secret word ("here's my", "use this", "try the new").
 _HANDED_BEFORE = re.compile(
-    r"(?i:here(?:'s|’s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got)"
+    r"(?i:here(?:'s|’s|s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got"
+    r"|(?:give|send|gave|sent)[ \t]+you)"
     r"[ \t]+(?:(?:my|the|our|your|this|a|an|new|that)[ \t]+)?(?:[A-Za-z][\w-]{0,20}[ \t]+){0,2}\Z"
 )
 _HANDED_VALUE = re.compile(
-    r"""(?:[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"""
+    r"""(?:(?P<words>,?[ \t]{1,4}(?:[A-Za-z'’]{1,12}[ \t]{1,4}){1,6}?)?[ \t]{0,4}(?:[:=-][ \t]{0,4})?"""
+    r"""|[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})"""
+    r"""[`'"]?(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"""
 )
+
+
+# After an unquoted value in code: an operator and another operand, so the value is an expression.
+_EXPRESSION_GOES_ON = re.compile(r"""[ \t]{1,4}(?:[-+*/%|&^]|\?\?|\|\||&&)[ \t]{1,4}[\w"'(\[]""")
 
 
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)

@@ -49,7 +49,7 @@ _PLACEHOLDER = re.compile(
 _PLACEHOLDER_INSIDE = re.compile(
     r"(?i:x{6,}|\*{3,}|•{3,}|\#{4,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
     r"(?:key|token|secret|password|pass)|(?:key|token|secret|password)[_-]?(?:goes[_-]?)?here|placeholder|replace[_-]?me|"
-    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret))|\.\.\.|…"
+    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret)|a1b2c3d4|1a2b3c4d)|\.\.\.|…"
     r"|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"
 )
 
@@ -169,6 +169,7 @@ _REFERENCE = re.compile(
         | [A-Za-z_][\w.]*\[[^\]]*\]                                    # os.environ["X"], config['k']
         | (?:process\.env|import\.meta\.env|os\.environ|ENV|env|secrets|vars|inputs)\b.*
         | !(?:vault|secret|ref|Ref|Sub|GetAtt|env)\b.*                 # YAML tags
+        | \$\{?[A-Za-z_]\w*\}?(?:[/:?\#].*)?                             # $BASE_URL/path, ${HOST}:443
         | @[A-Za-z_][\w.]*                                             # @Value, @var
         | [&*]+[A-Za-z_][\w.]*(?:\(\))?                                # &details.password, *ptr
         | (?:true|false|null|none|nil|undefined|yes|no|on|off)
@@ -280,11 +281,14 @@ def is_code_name(v: str) -> bool:
     if len(v) < 6 or not _CODE_NAME.fullmatch(v):
         return False
     pieces = _CODE_PIECES.findall(v)
-    long = [p for p in pieces if len(p) >= 3]
-    if len(long) < 2 or sum(len(p) == 1 for p in pieces) > 1 or len(_DIGIT_RUN.findall(v)) > 3:
-        return False
     letters = [p.rstrip("0123456789") for p in pieces]
+    # pieces of three letters or more, digits aside ("sOnVa9KxBW_MI0XY6AN" breaks into s, On, Va9,
+    # Kx, BW, MI0, XY6, AN: no word in it)
     worded = [p for p in letters if len(p) >= 3]
+    if len(worded) < 2 or sum(len(p) == 1 for p in pieces) > 1 or len(_DIGIT_RUN.findall(v)) > 3:
+        return False
+    if sum(map(len, worded)) < 0.6 * sum(map(len, letters)):
+        return False  # "P4wf3RE84X.ipfSnVEX": most letters in scraps of one or two
     if sum(any(c in "aeiouAEIOU" for c in p) for p in worded) < 0.6 * len(worded):
         return False  # "YRCHel09RR.KPrzgwAg": pieces without vowels are not words
     grams = [p[i : i + 2].lower() for p in letters for i in range(len(p) - 1)]

@@ -23,7 +23,7 @@ _NOT_SECRET_LAST = frozenset(
     expiry expires expiration expired ttl timeout lifetime enabled enable disabled required
     optional format prefix suffix field fields header headers env var vars variable param params
     usage hint hints help label labels description desc placeholder pattern regex validator
-    policy version kind mode method methods algorithm alg scope scopes provider providers source
+    policy version kind mode method methods algorithm alg scheme schemes scope scopes provider providers source
     store manager helper command cmd script reset changed updated created rotation strength
     location region index idx hash hashed sha md5 digest checksum fingerprint fingerprints len
     class schema option options config settings setting status state flag flags error errors

@@ -116,7 +116,7 @@ class PatternDetector(Detector):
                     else:
                         hits[i] = [a]
             n = len(text)
-            for i, found in hits.items():
+            for i, starts in hits.items():
                 rule = self.rules[i]
                 need = required[i]
                 if need is None:
@@ -127,22 +127,23 @@ class PatternDetector(Detector):
                     # tried at each hit (windows would only bound matches no longer than them; a
                     # match holds its required literals anyway)
                     if not need or all(lit in text for lit in need):
-                        spans.extend(self._apply_at(rule, text, sorted(set(found)), n))
+                        spans.extend(self._apply_at(rule, text, sorted(set(starts)), n))
                 # many hits (a run of "AAAA..." for a keyword of A's): one whole-text scan is cheaper
-                elif not exact or rule.literal or rule.width >= UNBOUNDED or len(found) > 32:
+                elif not exact or rule.literal or rule.width >= UNBOUNDED or len(starts) > 32:
                     if not need or all(lit in text for lit in need):
-                        if exact and rule.prefix_keyword and len(found) * _PER_HIT <= n:
-                            spans.extend(self._apply_at(rule, text, sorted(set(found)), n))
+                        if exact and rule.prefix_keyword and len(starts) * _PER_HIT <= n:
+                            spans.extend(self._apply_at(rule, text, sorted(set(starts)), n))
                         else:
                             spans.extend(self.apply(rule, text))
                 else:
-                    for a, b in _windows(found, rule.width, len(text)):
+                    for a, b in _windows(starts, rule.width, len(text)):
                         if not need or all(text.find(lit, a, b) >= 0 for lit in need):
                             spans.extend(self.apply(rule, text, a, b))
         for i in self._always:
-            if required[i] is None:
-                required[i] = _required_literals(self.rules[i].regex)
-            if all(lit in text for lit in required[i]):
+            need = required[i]
+            if need is None:
+                need = required[i] = _required_literals(self.rules[i].regex)
+            if all(lit in text for lit in need):
                 spans.extend(self.apply(self.rules[i], text))
         if self.min_confidence:
             spans = [s for s in spans if s.confidence >= self.min_confidence]

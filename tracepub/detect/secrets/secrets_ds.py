@@ -24,8 +24,8 @@ from detect_secrets.plugins.keyword import KeywordDetector
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters, validators
-from tracepub.detect.secrets.entropy import PASSWORD, value_ok
-from tracepub.detect.secrets.names import name_tier
+from tracepub.detect.secrets.names import PASSWORD, name_tier
+from tracepub.detect.secrets.values import value_ok
 from tracepub.detect.text import folded, line_windows
 from tracepub.model import Leaf, Span
 
@@ -51,7 +51,37 @@ CONFIDENCE = 0.65
 _FOLLOWED_BY_ASSIGNMENT = re.compile(r"""\w{0,40}[\]'"]{0,2}\s{0,4}(?:[:=!]|\.assign\(|\()""")
 
 
-def _type_of(secret_type: str) -> str:
+# A plugin's finding is typed as the rule pack types the same kind (one type per kind in the report
+# and the placeholders: ``secret.npm_token`` whichever detector found it, not ``secret.npm_tokens``
+# beside it). Kinds the pack has no rule for keep detect-secrets' own name, normalised.
+_TYPES = {
+    "ArtifactoryDetector": "secret.artifactory_token",
+    "AWSKeyDetector": "secret.aws_access_key_id",
+    "AzureStorageKeyDetector": "secret.azure_storage_key",
+    "BasicAuthDetector": "secret.url_password",
+    "DiscordBotTokenDetector": "secret.discord_token",
+    "GitHubTokenDetector": "secret.github_token",
+    "GitLabTokenDetector": "secret.gitlab_token",
+    "IbmCloudIamDetector": "secret.ibm_cloud_api_key",
+    "JwtTokenDetector": "secret.jwt",
+    "MailchimpDetector": "secret.mailchimp_api_key",
+    "NpmDetector": "secret.npm_token",
+    "OpenAIDetector": "secret.openai_api_key",
+    "PypiTokenDetector": "secret.pypi_token",
+    "SendGridDetector": "secret.sendgrid_api_key",
+    "SquareOAuthDetector": "secret.square_token",
+    "StripeDetector": "secret.stripe_key",
+    "TelegramBotTokenDetector": "secret.telegram_bot_token",
+    "TwilioKeyDetector": "secret.twilio_key",
+}
+# AWSKeyDetector's second regex takes the 40-character secret beside an ``aws...key`` name
+_AWS_SECRET = "secret.aws_secret_access_key"
+
+
+def _type_of(plugin: str, secret_type: str) -> str:
+    known = _TYPES.get(plugin)
+    if known is not None:
+        return known
     return "secret." + re.sub(r"[^a-z0-9]+", "_", secret_type.lower()).strip("_")
 
 
@@ -229,10 +259,11 @@ class DetectSecrets(Detector):
         patterns: list[str] = []
         fold_patterns: list[str] = []
         complete = True
-        for secret_type, cls in get_mapping_from_secret_type_to_class().items():
+        mapping: dict[str, type] = get_mapping_from_secret_type_to_class()
+        for secret_type, cls in mapping.items():
             if cls.__name__ in _SKIP or not issubclass(cls, RegexBasedDetector):
                 continue
-            self._regex.append((cls.__name__, _type_of(secret_type), list(cls().denylist)))
+            self._regex.append((cls.__name__, _type_of(cls.__name__, secret_type), list(cls().denylist)))
             self._values.append(_value_gate(self._regex[-1][2]))
             trig = _PLUGIN_TRIGGERS.get(cls.__name__)
             if trig is None:
@@ -300,8 +331,10 @@ class DetectSecrets(Detector):
         is a necessary condition, so a plugin opened by another line finds nothing here)."""
         joined = "\n".join([text[a:b] for a, b in windows])
         open_, present = self._triggered(joined, folded(joined))
-        for i in [i for i in open_ if self._values[i] is not None]:
-            if not has_value(self._values[i], joined):  # not in any window (none spans a line break)
+        for i in list(open_):
+            gate = self._values[i]
+            # not in any window (none spans a line break)
+            if gate is not None and not has_value(gate, joined):
                 open_.discard(i)
         out: list[Span] = []
         for a, b in windows:
@@ -337,7 +370,8 @@ class DetectSecrets(Detector):
                         continue
                     if plugin == "BasicAuthDetector" and not validators.password_like(text[start:end]):
                         continue  # gist://username:token@...: URL syntax in docs
-                    spans.append(Span(start, end, type_, f"detect-secrets:{plugin}", CONFIDENCE))
+                    kind = _AWS_SECRET if plugin == "AWSKeyDetector" and end - start == 40 else type_
+                    spans.append(Span(start, end, kind, f"detect-secrets:{plugin}", CONFIDENCE))
         for a, b in _keyword_lines(text, keywords) if keywords else ():
             spans += [
                 Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)

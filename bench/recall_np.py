@@ -1,0 +1,257 @@
+"""Secret recall on a second suite nobody here wrote: Nosey Parker's rule examples.
+
+    python bench/recall_np.py                                     # every example, harness and place
+    python bench/recall_np.py --limit 100 --harness claude_code,codex
+    python bench/recall_np.py --json /tmp/recall-np.json --check
+
+bench/recall.py measures on gitleaks' rule examples; the fixes made against it could fit that one
+suite's habits (its generated `KEY := "value"` lines). Nosey Parker's rules (praetorian-inc/
+noseyparker, `crates/noseyparker/data/default/builtin/rules/*.yml`) carry `examples` written
+from what its authors met in public code (Gradle files, `.npmrc`, ODBC strings, curl lines,
+Jenkins XML) and `negative_examples` that look like secrets but are not. A second opinion, of
+another hand.
+
+The rules are read at run time from a git checkout of that repository (``--repo``: a bare or
+normal git directory; its newest commit's rule files are read with ``git show``), never copied
+into this tree. An example's secrets are what the rule itself captures: every non-empty group
+of its pattern (Rust regex syntax, compiled with the ``regex`` module) on the example; an
+example its own rule does not match is skipped. Each example is then planted exactly as
+bench/recall.py plants gitleaks' samples (6 harnesses x 4 places, canaries, the real
+``tracepub redact`` in a subprocess) and scored the same way: fully redacted / partial /
+leaked for the examples, kept for the negative examples (their longest token must survive).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import regex
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import recall as rc  # noqa: E402
+import yaml  # noqa: E402
+
+REPO = Path("/work/.mirror/praetorian-inc+noseyparker/repo")
+RULES = "crates/noseyparker/data/default/builtin/rules/"
+MIN_SECRET = 6  # a shorter capture (a user name, a port) is context, not the secret measured
+# A capture its rule comments as one of these (``([a-z0-9]+) (?# username)``) is context, not secret.
+CONTEXT_GROUP = re.compile(
+    r"user|host|port|domain|region|partition|service|resource|account|organi[sz]ation|client id|etype|salt"
+    r"|magic|rounds|path|bucket|scheme|variable|header|prefix|suffix",
+    re.IGNORECASE,
+)
+
+
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout
+
+
+# A capture whose value is one of these is context, not the secret: a host (``db.example.com:5432``),
+# an email address or login, a URL without a path, a Google OAuth client id, an XML/INI key name.
+CONTEXT_VALUE = re.compile(
+    r"(?:[\w-]+\.)+[A-Za-z]{2,}(?::\d{1,5})?/?|[^@\s]+@[^@\s]+|[A-Za-z][\w+.-]*://[^/\s]+/?"
+    r"|\d{6,}-[a-z0-9]{20,}(?:\.apps\.googleusercontent\.com)?|\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?"
+)
+# Words of the pattern right before a capture that say it holds the user, host or id beside a secret.
+CONTEXT_BEFORE = re.compile(
+    r"(?i:user|login|host|domain|client.?id|\bid\b|url|endpoint|email|machine|accountname|server|ldap|smtp)"
+    r"[^(]{0,60}\Z"
+)
+CONTEXT_START = re.compile(r"\s*(?i:machine|user|login|host)\b")
+# With other captures beside it, a code name holding a secret word is the name, not the value
+# (``<add key="FromEmailPassword" value="...">``).
+KEY_NAME = re.compile(r"(?:[A-Z][a-z]+){2,}[A-Za-z0-9]*")
+SECRET_WORD = re.compile(r"(?i:pass|secret|token|key|user|admin)")
+# A webhook's scheme, host and fixed path words are public; the ids after them are the secret.
+URL_PREFIX = re.compile(r"[A-Za-z][\w+.-]*://[^/\s]+/(?:[A-Za-z]+/)*")
+
+
+def group_spans(pattern: str) -> dict[int, tuple[int, int]]:
+    """Each capture group's number -> (its opening, its closing) offsets in the pattern text."""
+    out: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[int | None, int]] = []
+    n = 0
+    i, end = 0, len(pattern)
+    in_class = False
+    while i < end:
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            if pattern.startswith("[]", i) or pattern.startswith("[^]", i):
+                i += 2 if pattern[i + 1] == "]" else 3
+                continue
+        elif c == "(":
+            if pattern.startswith("(?#", i):
+                j = pattern.find(")", i)
+                i = end if j < 0 else j + 1
+                continue
+            capturing = not pattern.startswith("(?", i) or pattern.startswith("(?P<", i)
+            if capturing:
+                n += 1
+            stack.append((n if capturing else None, i))
+        elif c == ")" and stack:
+            g, start = stack.pop()
+            if g is not None:
+                out[g] = (start, i)
+        i += 1
+    return out
+
+
+def context_groups(pattern: str) -> set[int]:
+    """Captures the rule itself marks as context: by the comment after them (``"(...)" (?# username)``),
+    by the words of the pattern between the previous capture and them (``login\\s+(\\S+)``,
+    ``(?: AccountName | ...) \\s*=\\s* (...)``), or by a word they start with (``( machine \\s+ ...)``)."""
+    out = set()
+    prev = 0
+    for g, (a, b) in sorted(group_spans(pattern).items()):
+        after = re.match(r"[^()\n]{0,4}?\s*\(\?#([^)]*)\)", pattern[b + 1 :])
+        before = re.sub(r"\(\?#[^)]*\)", "", pattern[prev:a])[-80:]
+        if after is not None:
+            if CONTEXT_GROUP.search(after.group(1)):
+                out.add(g)
+        elif CONTEXT_BEFORE.search(before) or CONTEXT_START.match(pattern, a + 1):
+            out.add(g)
+        prev = max(prev, b)
+    return out
+
+
+def secret_of(value: str) -> str:
+    """The part of a capture that is secret: a webhook URL without its scheme, host and path words."""
+    m = URL_PREFIX.match(value)
+    return value[m.end() :] if m and len(value) - m.end() >= 16 else value
+
+
+def load_samples(repo: Path) -> tuple[list[rc.Sample], dict[str, int]]:
+    """The examples of every rule as tp samples and the negative examples as fp samples, with counts
+    of what was left out: examples the rule's own pattern does not capture, rules labelled
+    ``identifier`` and not ``secret`` by Nosey Parker (ARNs, buckets, client ids), and negative
+    examples another of its rules takes as a secret (a Slack token is a negative of the rule for
+    another Slack shape: it is no look-alike)."""
+    files = [
+        f for f in _git(repo, "ls-tree", "-r", "--name-only", "HEAD", RULES).split() if f.endswith(".yml")
+    ]
+    rules = []
+    for f in sorted(files):
+        doc = yaml.safe_load(_git(repo, "show", f"HEAD:{f}")) or {}
+        rules += doc.get("rules") or []
+    left = {"uncaptured": 0, "identifier_rules": 0, "negatives_other_rule": 0}
+    secret_rules = []
+    for rule in rules:
+        cats = set(rule.get("categories") or ())
+        if "identifier" in cats and "secret" not in cats:
+            left["identifier_rules"] += 1
+            continue  # the rule's own label: an id, a bucket, a public key (PII's or nobody's)
+        secret_rules.append((rule, regex.compile(rule["pattern"])))
+    out: list[rc.Sample] = []
+    for rule, rx in secret_rules:
+        rid = str(rule["id"])
+        context = context_groups(rule["pattern"])
+        for n, ex in enumerate(rule.get("examples") or []):
+            m = rx.search(ex)
+            caps = m.groups() if m else ()
+            groups = [
+                secret_of(g)
+                for k, g in enumerate(caps, 1)
+                if g
+                and len(g) >= MIN_SECRET
+                and k not in context
+                and not CONTEXT_VALUE.fullmatch(g)
+                and not (len(caps) > 1 and KEY_NAME.fullmatch(g) and SECRET_WORD.search(g))
+            ]
+            if not groups and m and not m.groups() and len(m.group(0)) >= MIN_SECRET:
+                groups = [secret_of(m.group(0))]
+            if not groups:
+                left["uncaptured"] += 1
+                continue
+            out.append(rc.Sample(f"{rid}:tp{n}", rid, "tp", ex, tuple(dict.fromkeys(groups))))
+        for n, ex in enumerate(rule.get("negative_examples") or []):
+            if any(orx.search(ex) for other, orx in secret_rules if other is not rule):
+                left["negatives_other_rule"] += 1
+                continue
+            out.append(rc.Sample(f"{rid}:fp{n}", rid, "fp", ex))
+    return out, left
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n")[1],
+    )
+    ap.add_argument(
+        "--repo", type=Path, default=REPO, help="Nosey Parker git directory (default: %(default)s)."
+    )
+    ap.add_argument("--harness", default=",".join(rc.HARNESSES), help="Comma-separated harnesses.")
+    ap.add_argument("--places", default=",".join(rc.PLACES), help="Comma-separated places.")
+    ap.add_argument("--limit", type=int, help="At most this many samples, spread over the rules.")
+    ap.add_argument("--family", help="Only rule ids matching this regex.")
+    ap.add_argument("--kind", choices=["tp", "fp"])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--per-session", type=int, default=30)
+    ap.add_argument("--jobs", type=int, default=0)
+    ap.add_argument("--keep", type=Path, help="Work in this (new) folder and keep the corpus and output.")
+    ap.add_argument("--families", type=int, default=60)
+    ap.add_argument(
+        "--json", type=Path, metavar="FILE", help="Write the summary and every failing planting here."
+    )
+    ap.add_argument("--check", action="store_true", help="Exit 1 below bench/recall.py's targets.")
+    args = ap.parse_args(argv)
+    if not (args.repo / "HEAD").exists() and not (args.repo / ".git").exists():
+        ap.error(f"{args.repo} is not a git directory of praetorian-inc/noseyparker (--repo)")
+    harnesses = rc._names(args.harness, [w.harness for w in rc.WRITERS], "harness")
+    places = rc._names(args.places, rc.PLACES, "place")
+    all_samples, left = load_samples(args.repo)
+    samples = rc.subsample(all_samples, args.limit, args.seed, args.family, args.kind)
+    if not samples:
+        ap.error("no sample left after --family/--kind/--limit")
+    ctx = tempfile.TemporaryDirectory(prefix="tracepub-recall-np-") if args.keep is None else None
+    work = args.keep or Path(ctx.name)  # type: ignore[union-attr]
+    try:
+        c = rc.plant(work, samples, harnesses, places, args.seed, args.per_session)
+        t0 = time.perf_counter()
+        run = rc.run_redact(c.corpus, work / "out", c.env, args.jobs)
+        seconds = time.perf_counter() - t0
+        output = rc.read_output(work / "out" / "dataset")
+        results = rc.score(c.plantings, output)
+    finally:
+        if ctx is not None:
+            ctx.cleanup()
+    s = rc.summary(results)
+    print(rc.render(results, args.families))
+    print(
+        f"\n{len(samples)} samples ({sum(x.kind == 'tp' for x in samples)} tp; left out: "
+        f"{', '.join(f'{k} {v}' for k, v in left.items())}) x {len(harnesses)} harnesses x {len(places)} places = "
+        f"{len(results)} plantings; corpus {c.bytes / 1e6:.1f} MB, {run.get('files', '?')} files, "
+        f"redacted in {seconds:.1f} s."
+    )
+    miss = rc.missed(s)
+    print("Targets met." if not miss else "Targets missed: " + "; ".join(miss))
+    if args.json:
+        doc = {
+            "summary": s,
+            "targets": rc.TARGETS,
+            "repo": str(args.repo),
+            "commit": _git(args.repo, "rev-parse", "HEAD").strip(),
+            "failures": rc.failures_json(results),
+        }
+        args.json.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
+        print(f"{len(doc['failures'])} failing plantings written to {args.json}")
+    return 1 if args.check and miss else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

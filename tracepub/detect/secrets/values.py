@@ -1,0 +1,147 @@
+"""Whether a value found in a secret's place is worth redacting, and what type it gets.
+
+Split from ``entropy.py`` along its seam: that module finds *places* (a secret-like name, then an
+operator, then a value; an XML element; a command that sets a name; prose handing a value over),
+this one judges the *value* found there, by the name's tier (``names.py``). detect-secrets'
+keyword plugin (``secrets_ds.py``) asks the same question of its own findings, so both detectors
+keep one notion of "not a value" (URLs, ARNs, timestamps, code names, placeholders, versions).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tracepub.detect.secrets import filters, validators
+from tracepub.detect.secrets.names import PASSWORD, STRONG
+
+_PATHLIKE = re.compile(r"(?:/|~/|\./|\.\./|[A-Za-z]:\\)[^\s]*[/\\]")
+_STOPWORDS = frozenset(
+    """required optional string str int bool boolean none null nil undefined true false yes no on
+    off empty hidden masked secret password passwd token key value values text input enabled
+    disabled default auto env environment file prompt ask stdin unset unknown see below above
+    same here there example sample dummy test changeme""".split()
+)
+
+# What sits between two string literals of code, read as a quoted value: a concatenation
+# (``"+new Buffer("``), the next key of an object literal (``",rememberMeLabel:"``).
+_CODE_BETWEEN_QUOTES = re.compile(
+    r"[+.][ \t]*(?:new[ \t]+)?[A-Za-z_$][\w$.]*[ \t]*\(|[,;)\]}][ \t]*[A-Za-z_$][\w$.-]*[ \t]*[:=(]?\Z"
+)
+_ROUTE = re.compile(r"[a-z]\w*(?:/\w+)+#[a-z_]+")  # Rails: namespace/controller#action
+
+_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
+# Values that are something else whatever their name: a URL (a password in one is url-password's,
+# a token in its query the query's name's), an ARN, a SigV4 credential scope (its key id is the AWS
+# rules'), a date or timestamp (PasswordLastUsed).
+_NOT_A_VALUE = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.-]{1,20}://|arn:aws[\w-]*:|[A-Z0-9]{10,128}/\d{8}/[\w-]{1,40}/[\w-]{1,40}/aws4_request"
+    r"|\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?\Z"
+)
+_SECRET_WORD = re.compile(r"(?i:pass|pwd|secret|token|key|auth|cred)")
+_VERSIONED = re.compile(
+    r"[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z][A-Za-z0-9]*)*[-_@]v?\d+\.\d+\.\d+(?:[-.+][A-Za-z0-9]+)*"
+)
+_SEPARATED_WORDS = re.compile(r"[A-Za-z]+(?:[-_. /:][A-Za-z]+)+")
+_TYPE_BY_NAME = (("private", "secret.private_key"), ("token", "secret.token"), ("key", "secret.api_key"))
+
+
+_B64_VALUE = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+
+
+def type_for(name: str, tier: int) -> str:
+    if tier == PASSWORD:
+        return "secret.password"
+    low = name.lower()
+    for word, type_ in _TYPE_BY_NAME:
+        if word in low:
+            return type_
+    return "secret.generic"
+
+
+_PAIRS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
+def clean(value: str) -> str:
+    """Drop what an unquoted value drags along: an unbalanced closing bracket, a final . : or ,"""
+    v = value
+    while v:
+        last = v[-1]
+        if last in ".:," or (last in _PAIRS and v.count(last) > v.count(_PAIRS[last])):
+            v = v[:-1]
+        else:
+            break
+    return v
+
+
+def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) -> bool:
+    """Whether ``value`` under a name of ``tier`` is worth redacting."""
+    v = value.strip()
+    if not v or len(v) > 8192:
+        return False
+    if _NOT_A_VALUE.match(v) or not quoted and ("<" in v or ">" in v or "::" in v):
+        return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
+    if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
+        return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
+    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v)):
+        return False  # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value
+    if tier == STRONG and v.isdigit() and v.isascii():
+        # a number under a strong name (discord client secrets and ids, asana ids): long enough not to
+        # be a count, a port, a year or an epoch, varied, and not a run
+        return (
+            len(v) >= 16
+            and filters.shannon(v) >= 2.5
+            and not filters.is_placeholder(v)
+            and not filters._sequential(v)
+        )
+    if (
+        filters.is_placeholder(v)
+        or filters.is_doc_example(v)
+        or filters.is_reference(v, dotted=code_like and not quoted)
+    ):
+        return False
+    if v.lower() in _STOPWORDS or _PATHLIKE.match(v):
+        return False
+    if filters.is_identifier(v, hex_ok=tier >= STRONG) or _VERSIONED.fullmatch(v):
+        return False  # (jjwt-jackson-0.11.2, a package at a version)
+    if "\n" in v or "\t" in v or filters.is_regex_like(v):
+        return False
+    if not quoted and code_like and filters.is_plain_identifier(v):
+        return False  # password = db_password, {"password": include_password}: a variable
+    if tier == PASSWORD:
+        # people choose passwords: no randomness test, only "not a word, not words-with-dashes"
+        if len(v) < 6 or len(v) > 256:
+            return False
+        if (v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v):
+            return False  # "Incorrect", "pass-through": words; "vjguQaipRW-IkMlIbci" is not
+        if v.isalpha() and len(v) <= 16 and (v.isupper() or v[0].isupper() and v[1:].islower()):
+            return False  # one capitalised or upper-case word (Buffer, Submit, SUBMIT): a type, a label
+        if "." in v and filters.is_code_name(v):
+            return False  # bufferParser.readString: a dotted name in code
+        if " " in v and len(v.split()) > 3:
+            return False  # a sentence, not a passphrase
+        return filters.shannon(v) >= 2.0
+    if " " in v:
+        return False
+    if tier == STRONG:
+        return (
+            filters.looks_random(v, 10)
+            or ((filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0)
+            or (
+                len(v) >= 16
+                and _HEX_RUN.fullmatch(v) is not None
+                and filters.shannon(v) >= 2.7
+                and not filters._sequential(v)
+            )
+        )
+    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id); or
+    # base64 of user:password under an auth name (docker's "auth", npm's _auth), however short
+    if auth_blob(v):
+        return True
+    if all(c in "0123456789abcdefABCDEF-" for c in v):
+        return False
+    return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
+
+
+def auth_blob(v: str) -> bool:
+    """Base64 of ``user:password`` (``Y2k6...``): a credential whatever its length."""
+    return len(v) >= 8 and _B64_VALUE.fullmatch(v) is not None and validators.basic_auth(v)
