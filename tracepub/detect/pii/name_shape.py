@@ -335,10 +335,23 @@ def placeholder_email_in(match_text: str) -> bool:
     return m is not None and not_personal_email(match_text, m.start(), m.end())
 
 
+# Credit lines without the marker: a DEP-5 ``copyright`` file's continuation lines (indented, the
+# years first: ``           2015-2020, Ebrahim Byagowi``) and a ``.po`` file's translator credits
+# (``# Klaus Dahlén <k@x.org>, 2012, 2014.``). A file-reading tool may put a line number first.
+_NUMBERED = r"(?:[ \t]*\d+(?:→|\t))?"
+_YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*"
+_HOLDER_LINE = re.compile(
+    rf"{_NUMBERED}(?:[ \t]+{_YEARS},?[ \t]+[^\W\d]"
+    rf"|#[ \t]+[^\W\d][^\n,#<>]{{1,80}}?(?:[ \t]*<[^<>\n]*>)?,[ \t]*{_YEARS}\.?[ \t]*(?:\n|$))"
+)
+
+
 def on_copyright_line(text: str, start: int) -> bool:
-    """A copyright marker before ``start`` on its line (at most 200 characters back)."""
+    """A copyright marker before ``start`` on its line (at most 200 characters back), or a line of
+    the holders' or translators' credits that has none (``_HOLDER_LINE``)."""
     nl = text.rfind("\n", max(0, start - 200), start)
-    return COPYRIGHT_LINE.search(text, nl + 1 if nl >= 0 else max(0, start - 200), start) is not None
+    bol = nl + 1 if nl >= 0 else max(0, start - 200)
+    return COPYRIGHT_LINE.search(text, bol, start) is not None or _HOLDER_LINE.match(text, bol) is not None
 
 
 # The names docs and tests write for "a person" ("Author: Foo Bar", "John Doe"): no one.

@@ -275,6 +275,8 @@ class _ListNames(_Part):
         for lm in _LIST.finditer(text):
             for im in _LIST_ITEM.finditer(lm.group(1)):
                 value = im.group(1).strip()
+                if "(http" in im.group():
+                    continue  # "Jane Roe (https://github.com/jroe)": a credit with its public profile
                 if looks_like_name(value, 2):
                     s = lm.start(1) + im.start(1) + im.group(1).find(value)
                     spans.append(Span(s, s + len(value), "pii.person", "names:list", 0.85))
