@@ -65,3 +65,13 @@ def test_the_users_own_profile_is_redacted_in_a_credit_too():
     own.start_unit()
     text = "- [Kofi Mensah](https://github.com/kmensah91)\n"
     assert [text[s.start : s.end] for s in own.scan(text, TOOL)] == ["kmensah91"]
+
+
+def test_a_credited_contributor_under_a_parsed_list_key_is_kept(engine):
+    engine.start_unit()
+    credit = "Kofi Mensah (https://github.com/kmensah91)"
+    assert not [s for s in engine.scan(credit, Leaf("codex", ("contributors", 2), "contributors"))]
+    engine.start_unit()
+    plain = "Kofi Mensah <kofi@mensah.example.net>"
+    got = engine.scan(plain, Leaf("codex", ("contributors", 2), "contributors"))
+    assert "Kofi Mensah" in [plain[s.start : s.end] for s in got]

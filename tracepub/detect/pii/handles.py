@@ -298,6 +298,8 @@ _CREDIT = re.compile(
 # ``"url": …`` under it) or a link's target (``[Sponsor the project](…)``); not in a sentence.
 _FUNDING = re.compile(r"(?i)(?:\b(?:url|funding|sponsor|custom)[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?|\]\()$")
 _LINE_BACK = 500
+_LISTED = frozenset({"contributors", "maintainers", "authors"})
+_PERSON_STRING = re.compile(r"[^\"'\n()<>]{1,80}?[ \t]*(?:<[^<>\n]{1,100}>[ \t]*)?\($")
 _SCHEME_BEFORE = re.compile(r"(?i)(?:https?://)?(?:www\.|mobile\.)?$")
 
 
@@ -316,12 +318,14 @@ def public_credit(view: str, start: int) -> bool:
     )
 
 
-def profile_handles(text: str, prose: bool = False) -> list[Span]:
+def profile_handles(text: str, prose: bool = False, listed: bool = False) -> list[Span]:
     """The site and handle of each profile URL (``github.com/jdoe``): a handle found here is carried
     to its other copies as that URL, never as a bare word, since an organisation's or project's
     account ("pydata", "pyca") is also a word in every import line and package name. Outside
     ``prose`` (the user's and the assistant's own words), a public credit is no one's private data
-    (``public_credit``; ARCHITECTURE.md, "Detection: personal data")."""
+    (``public_credit``; ARCHITECTURE.md, "Detection: personal data"), nor is an npm person string
+    under a package's list of people (``listed``: ``"contributors": ["Jane Roe (https://…)"]``
+    parsed, the string alone)."""
     out = []
     for m in _PROFILE.finditer(text):
         g = m.lastgroup
@@ -334,7 +338,9 @@ def profile_handles(text: str, prose: bool = False) -> list[Span]:
         start = m.start() + (lead.end() if lead else 0)
         if on_copyright_line(text, start):
             continue  # a rights holder's profile, as their name there (ARCHITECTURE.md)
-        if not prose and public_credit(text, start):
+        if not prose and (
+            public_credit(text, start) or (listed and _PERSON_STRING.match(text, 0, m.start()))
+        ):
             continue
         out.append(Span(start, m.end(g), "pii.handle", "handles:profile-url", 0.85))
     return out
@@ -363,4 +369,5 @@ class _HandleProfiles(Detector):
     )
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return profile_handles(escaped_view(text), leaf.prose)
+        listed = (leaf.key or "").lower() in _LISTED
+        return profile_handles(escaped_view(text), leaf.prose, listed)
