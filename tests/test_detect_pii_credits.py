@@ -38,7 +38,18 @@ CREDITS = [
     "  and `@kmensah91 <https://github.com/kmensah91>`_\n",
     "Files: *\nCopyright: 2009-2012, Google Inc.\n           2015-2020, Ilse Vandermeer\n",
     "# Translators:\n# Ilse Vandermeer <ilse@vandermeer.example.net>, 2012, 2014-2015.\n# Kofi Mensah, 2019\n",
+    "//! locale : Twi [tw]\n//! author : Ilse Vandermeer : https://github.com/ivandermeer\n"
+    "//!           Kofi Mensah : https://github.com/kmensah91\n",
 ]
+
+
+def test_a_maintainer_found_in_a_debian_changelog_is_not_carried_into_its_headings(engine):
+    text = (
+        "tilemaker (2.1-1) unstable; urgency=medium\n\n  [ Ilse Vandermeer ]\n  * New upstream release.\n\n"
+        " -- Ilse Vandermeer <ilse@vandermeer-tiles.nl>  Mon, 02 Mar 2026 10:00:00 +0000\n"
+        "Upstream-Contact: Ilse Vandermeer\n"
+    )
+    assert found(engine, text) == ["Ilse Vandermeer", "ilse@vandermeer-tiles.nl"]
 
 
 @pytest.mark.parametrize("text", CREDITS)

@@ -287,12 +287,14 @@ _SITE_PAGES = frozenset(
 # entry that is a link to the profile (``- [Jane Roe](https://github.com/jroe)``, with an avatar
 # or a label before it: ``- <img …/> [Jane Roe](…``, ``* Lead: [@jroe](…``), an npm person string
 # (``"Jane Roe (https://github.com/jroe)"``, ``"Jane Roe <j@x.org> (…)"``), an rst link
-# (``\`@jroe <https://github.com/jroe>\`_``). Matched on the line before the URL.
+# (``\`@jroe <https://github.com/jroe>\`_``), a source header's credit (``//! author : Jane Roe :
+# https://github.com/jroe``, moment's locales). Matched on the line before the URL.
 _CREDIT = re.compile(
     r"(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*[-*+][ \t]+(?:<img[^<>\n]{0,300}>[ \t]*|!\[[^\]\n]{0,40}\]\([^()\n]{0,300}\)[ \t]*)?"
     r"[^\[\]\n]{0,40}\[@?[^\[\]\n]{1,80}\]\($"
     r"|[\"'][^\"'\n()<>]{1,80}?[ \t]*(?:<[^<>\n]{1,100}>[ \t]*)?\($"
     r"|`@?[\w.-]{1,40}[ \t]+<$"
+    r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*//!?[^\n]{1,120}?[ \t]:[ \t]*$"
 )
 # A Sponsors page as package metadata's funding link (``"funding": "https://github.com/sponsors/x"``,
 # ``"url": …`` under it) or a link's target (``[Sponsor the project](…)``); not in a sentence.

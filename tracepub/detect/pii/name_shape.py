@@ -337,12 +337,16 @@ def placeholder_email_in(match_text: str) -> bool:
 
 # Credit lines without the marker: a DEP-5 ``copyright`` file's continuation lines (indented, the
 # years first: ``           2015-2020, Ebrahim Byagowi``) and a ``.po`` file's translator credits
-# (``# Klaus Dahlén <k@x.org>, 2012, 2014.``). A file-reading tool may put a line number first.
+# (``# Klaus Dahlén <k@x.org>, 2012, 2014.``), a Debian changelog's co-maintainer heading
+# (``  [ Colin Watson ]``), DEP-5's ``Upstream-Contact:``. A file-reading tool may put a line
+# number first.
 _NUMBERED = r"(?:[ \t]*\d+(?:→|\t))?"
 _YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*"
 _HOLDER_LINE = re.compile(
     rf"{_NUMBERED}(?:[ \t]+{_YEARS},?[ \t]+[^\W\d]"
-    rf"|#[ \t]+[^\W\d][^\n,#<>]{{1,80}}?(?:[ \t]*<[^<>\n]*>)?,[ \t]*{_YEARS}\.?[ \t]*(?:\n|$))"
+    rf"|#[ \t]+[^\W\d][^\n,#<>]{{1,80}}?(?:[ \t]*<[^<>\n]*>)?,[ \t]*{_YEARS}\.?[ \t]*(?:\n|$)"
+    r"|[ \t]+\[ [^\W\d][^\[\]\n]{1,80} \][ \t]*(?:\n|$)"
+    r"|Upstream[- ](?:Authors?|Contact)[ \t]*:)"
 )
 
 
