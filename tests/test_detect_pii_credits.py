@@ -86,3 +86,15 @@ def test_a_credited_contributor_under_a_parsed_list_key_is_kept(engine):
     plain = "Kofi Mensah <kofi@mensah.example.net>"
     got = engine.scan(plain, Leaf("codex", ("contributors", 2), "contributors"))
     assert "Kofi Mensah" in [plain[s.start : s.end] for s in got]
+
+
+def test_a_rights_holder_found_elsewhere_is_not_carried_into_the_license_clauses(engine):
+    text = (
+        "Author: Ilse Vandermeer <ilse@vandermeer-tiles.nl>\n\n"
+        "documentation, and that the name of Ilse Vandermeer not be used in\n"
+        "advertising or publicity.  Ilse Vandermeer makes no\nrepresentations about the suitability\n"
+        "IN NO EVENT SHALL ILSE VANDERMEER BE LIABLE FOR ANY SPECIAL DAMAGES\n"
+        "Ilse Vandermeer wrote the parser.\n"
+    )
+    names = [v for v in found(engine, text) if "@" not in v]
+    assert names == ["Ilse Vandermeer", "Ilse Vandermeer"]  # the Author: line and the last line
