@@ -38,6 +38,8 @@ CREDITS = [
     "  and `@kmensah91 <https://github.com/kmensah91>`_\n",
     "Files: *\nCopyright: 2009-2012, Google Inc.\n           2015-2020, Ilse Vandermeer\n",
     "# Translators:\n# Ilse Vandermeer <ilse@vandermeer.example.net>, 2012, 2014-2015.\n# Kofi Mensah, 2019\n",
+    '- header: "@kmensah91"\n  image: https://avatars.githubusercontent.com/u/1839645\n'
+    "  link: https://github.com/kmensah91\n",
     "//! locale : Twi [tw]\n//! author : Ilse Vandermeer : https://github.com/ivandermeer\n"
     "//!           Kofi Mensah : https://github.com/kmensah91\n",
 ]

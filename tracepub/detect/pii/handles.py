@@ -300,6 +300,10 @@ _CREDIT = re.compile(
 # ``"url": …`` under it) or a link's target (``[Sponsor the project](…)``); not in a sentence.
 _FUNDING = re.compile(r"(?i)(?:\b(?:url|funding|sponsor|custom)[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?|\]\()$")
 _LINE_BACK = 500
+# A contributor card: the profile's avatar on its line or the line before (``image: …/u/1839645``
+# then ``link: https://github.com/jroe`` in a docs site's team list). The avatar is a trigger of
+# ``_HandleProfiles`` too, so that line is scanned with (merged into) the link's.
+_AVATAR = "avatars.githubusercontent.com/"
 _LISTED = frozenset({"contributors", "maintainers", "authors"})
 _PERSON_STRING = re.compile(r"[^\"'\n()<>]{1,80}?[ \t]*(?:<[^<>\n]{1,100}>[ \t]*)?\($")
 _SCHEME_BEFORE = re.compile(r"(?i)(?:https?://)?(?:www\.|mobile\.)?$")
@@ -307,12 +311,13 @@ _SCHEME_BEFORE = re.compile(r"(?i)(?:https?://)?(?:www\.|mobile\.)?$")
 
 def public_credit(view: str, start: int) -> bool:
     """The profile URL starting at ``start`` (its host, after any scheme) is a public credit
-    (``_CREDIT``), or a GitHub Sponsors page (public by its purpose) given as a funding link."""
+    (``_CREDIT``) or a contributor card (``_AVATAR``), or a GitHub Sponsors page (public by its
+    purpose) given as a funding link."""
     back = _SCHEME_BEFORE.search(view, max(0, start - 16), start)
     lead = back.start() if back else start
     nl = view.rfind("\n", max(0, lead - _LINE_BACK), lead)
     a = nl if nl >= 0 else max(0, lead - _LINE_BACK)
-    if _CREDIT.search(view, a, lead) is not None:
+    if _CREDIT.search(view, a, lead) is not None or view.find(_AVATAR, max(0, lead - 200), lead) >= 0:
         return True
     return (
         view[start : start + 20].lower() == "github.com/sponsors/"
@@ -366,6 +371,7 @@ class _HandleProfiles(Detector):
             "keybase.io/",
             "bsky.app/profile/",
             "/@",
+            _AVATAR,
         ),
         lines=True,
     )
