@@ -27,6 +27,7 @@ import unicodedata
 import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.handles import public_credit
 from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.pii.network import personal_ip
 from tracepub.detect.places import SYSTEM_ACCOUNTS, cued, in_place, zipf
@@ -345,6 +346,8 @@ def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
         return False
     if not own and type_ in _HOLDERS and on_copyright_line(view, s):
         return False  # a rights holder found elsewhere stays in the copyright line (ARCHITECTURE.md)
+    if not own and type_ == "pii.handle" and public_credit(view, s):
+        return False  # nor a contributor's profile in a published credit (``handles.public_credit``)
     if type_ == "pii.ip" and ":" not in text[s:e] and not personal_ip(view, s, e):
         return False  # the same digits as a section, a version or an OID's piece are not the address
     if mode == WORD:

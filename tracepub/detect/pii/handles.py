@@ -282,10 +282,57 @@ _SITE_PAGES = frozenset(
 )
 
 
-def profile_handles(text: str) -> list[Span]:
+# Public credits: the places a published project names its contributors by their profile, in the
+# files it ships (changelogs' contributor lists, READMEs' team lists, package metadata): a list
+# entry that is a link to the profile (``- [Jane Roe](https://github.com/jroe)``, with an avatar
+# or a label before it: ``- <img …/> [Jane Roe](…``, ``* Lead: [@jroe](…``), an npm person string
+# (``"Jane Roe (https://github.com/jroe)"``, ``"Jane Roe <j@x.org> (…)"``), an rst link
+# (``\`@jroe <https://github.com/jroe>\`_``), a source header's credit (``//! author : Jane Roe :
+# https://github.com/jroe``, moment's locales). Matched on the line before the URL.
+_CREDIT = re.compile(
+    r"(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*[-*+][ \t]+(?:<img[^<>\n]{0,300}>[ \t]*|!\[[^\]\n]{0,40}\]\([^()\n]{0,300}\)[ \t]*)?"
+    r"[^\[\]\n]{0,40}\[@?[^\[\]\n]{1,80}\]\($"
+    r"|[\"'][^\"'\n()<>]{1,80}?[ \t]*(?:<[^<>\n]{1,100}>[ \t]*)?\($"
+    r"|`@?[\w.-]{1,40}[ \t]+<$"
+    r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*//!?[^\n]{1,120}?[ \t]:[ \t]*$"
+)
+# A Sponsors page as package metadata's funding link (``"funding": "https://github.com/sponsors/x"``,
+# ``"url": …`` under it) or a link's target (``[Sponsor the project](…)``); not in a sentence.
+_FUNDING = re.compile(r"(?i)(?:\b(?:url|funding|sponsor|custom)[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?|\]\()$")
+_LINE_BACK = 500
+# A contributor card: the profile's avatar on its line or the line before (``image: …/u/1839645``
+# then ``link: https://github.com/jroe`` in a docs site's team list). The avatar is a trigger of
+# ``_HandleProfiles`` too, so that line is scanned with (merged into) the link's.
+_AVATAR = "avatars.githubusercontent.com/"
+_LISTED = frozenset({"contributors", "maintainers", "authors"})
+_PERSON_STRING = re.compile(r"[^\"'\n()<>]{1,80}?[ \t]*(?:<[^<>\n]{1,100}>[ \t]*)?\($")
+_SCHEME_BEFORE = re.compile(r"(?i)(?:https?://)?(?:www\.|mobile\.)?$")
+
+
+def public_credit(view: str, start: int) -> bool:
+    """The profile URL starting at ``start`` (its host, after any scheme) is a public credit
+    (``_CREDIT``) or a contributor card (``_AVATAR``), or a GitHub Sponsors page (public by its
+    purpose) given as a funding link."""
+    back = _SCHEME_BEFORE.search(view, max(0, start - 16), start)
+    lead = back.start() if back else start
+    nl = view.rfind("\n", max(0, lead - _LINE_BACK), lead)
+    a = nl if nl >= 0 else max(0, lead - _LINE_BACK)
+    if _CREDIT.search(view, a, lead) is not None or view.find(_AVATAR, max(0, lead - 200), lead) >= 0:
+        return True
+    return (
+        view[start : start + 20].lower() == "github.com/sponsors/"
+        and _FUNDING.search(view, a, lead) is not None
+    )
+
+
+def profile_handles(text: str, prose: bool = False, listed: bool = False) -> list[Span]:
     """The site and handle of each profile URL (``github.com/jdoe``): a handle found here is carried
     to its other copies as that URL, never as a bare word, since an organisation's or project's
-    account ("pydata", "pyca") is also a word in every import line and package name."""
+    account ("pydata", "pyca") is also a word in every import line and package name. Outside
+    ``prose`` (the user's and the assistant's own words), a public credit is no one's private data
+    (``public_credit``; ARCHITECTURE.md, "Detection: personal data"), nor is an npm person string
+    under a package's list of people (``listed``: ``"contributors": ["Jane Roe (https://…)"]``
+    parsed, the string alone)."""
     out = []
     for m in _PROFILE.finditer(text):
         g = m.lastgroup
@@ -298,13 +345,17 @@ def profile_handles(text: str) -> list[Span]:
         start = m.start() + (lead.end() if lead else 0)
         if on_copyright_line(text, start):
             continue  # a rights holder's profile, as their name there (ARCHITECTURE.md)
+        if not prose and (
+            public_credit(text, start) or (listed and _PERSON_STRING.match(text, 0, m.start()))
+        ):
+            continue
         out.append(Span(start, m.end(g), "pii.handle", "handles:profile-url", 0.85))
     return out
 
 
 class _HandleProfiles(Detector):
     name = "handles"
-    context_free = True
+    context_free = False  # a public credit is one outside prose only
     trigger = Trigger(
         literals=(
             "github.com/",
@@ -320,9 +371,11 @@ class _HandleProfiles(Detector):
             "keybase.io/",
             "bsky.app/profile/",
             "/@",
+            _AVATAR,
         ),
         lines=True,
     )
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
-        return profile_handles(escaped_view(text))
+        listed = (leaf.key or "").lower() in _LISTED
+        return profile_handles(escaped_view(text), leaf.prose, listed)

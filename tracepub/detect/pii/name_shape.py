@@ -335,10 +335,43 @@ def placeholder_email_in(match_text: str) -> bool:
     return m is not None and not_personal_email(match_text, m.start(), m.end())
 
 
+# Credit lines without the marker: a DEP-5 ``copyright`` file's continuation lines (indented, the
+# years first: ``           2015-2020, Ebrahim Byagowi``) and a ``.po`` file's translator credits
+# (``# Klaus Dahlén <k@x.org>, 2012, 2014.``), a Debian changelog's co-maintainer heading
+# (``  [ Colin Watson ]``), DEP-5's ``Upstream-Contact:``. A file-reading tool may put a line
+# number first.
+_NUMBERED = r"(?:[ \t]*\d+(?:→|\t))?"
+_YEARS = r"\d{4}(?:[ \t]*[-–,][ \t]*\d{4})*"
+_HOLDER_LINE = re.compile(
+    rf"{_NUMBERED}(?:[ \t]+{_YEARS},?[ \t]+[^\W\d]"
+    rf"|#[ \t]+[^\W\d][^\n,#<>]{{1,80}}?(?:[ \t]*<[^<>\n]*>)?,[ \t]*{_YEARS}\.?[ \t]*(?:\n|$)"
+    r"|[ \t]+\[ [^\W\d][^\[\]\n]{1,80} \][ \t]*(?:\n|$)"
+    r"|Upstream[- ](?:Authors?|Contact)[ \t]*:)"
+)
+
+
+# License texts name their holder in their clauses (X11/HPND/ISC): "the name of Jane Roe not be
+# used in advertising", "Jane Roe makes no representations", "IN NO EVENT SHALL JANE ROE BE LIABLE".
+_W = r"[ \t]*\n?[ \t]*"
+_CLAUSE_BEFORE = re.compile(rf"(?i)(?:\bthe{_W}names?{_W}of|\bevent{_W}shall){_W}$")
+_CLAUSE_AFTER = re.compile(
+    rf"(?i)[^\n]{{1,80}}?[ \t\n]+(?:makes{_W}no{_W}representations|disclaims{_W}all|be{_W}liable{_W}for"
+    rf"|not{_W}be{_W}used{_W}in{_W}advertising)"
+)
+
+
 def on_copyright_line(text: str, start: int) -> bool:
-    """A copyright marker before ``start`` on its line (at most 200 characters back)."""
+    """A copyright marker before ``start`` on its line (at most 200 characters back), a line of
+    the holders' or translators' credits that has none (``_HOLDER_LINE``), or a license clause
+    naming its holder (``_CLAUSE_BEFORE``/``_CLAUSE_AFTER``)."""
     nl = text.rfind("\n", max(0, start - 200), start)
-    return COPYRIGHT_LINE.search(text, nl + 1 if nl >= 0 else max(0, start - 200), start) is not None
+    bol = nl + 1 if nl >= 0 else max(0, start - 200)
+    return (
+        COPYRIGHT_LINE.search(text, bol, start) is not None
+        or _HOLDER_LINE.match(text, bol) is not None
+        or _CLAUSE_BEFORE.search(text, max(0, start - 30), start) is not None
+        or _CLAUSE_AFTER.match(text, start, start + 120) is not None
+    )
 
 
 # The names docs and tests write for "a person" ("Author: Foo Bar", "John Doe"): no one.

@@ -101,6 +101,10 @@ _NAME_KEYS = {
     "assignee",
 }
 
+# Package metadata's lists of people: an entry with its profile URL (npm's person string, "Jane
+# Roe (https://github.com/jroe)") is the published project's credit, not private data.
+_LISTED = frozenset({"contributors", "maintainers", "authors"})
+
 
 # A cue, then (``_trim_leading``, ``looks_like_name``) a word that starts with a capital: ASCII
 # lower case excluded, any other letter kept (a superset of ``str.isupper``).
@@ -147,6 +151,8 @@ class _KeyNames(_Part):
         key = (leaf.key or "").lower()
         if key not in _NAME_KEYS or len(text) > 120 or len(text.split(None, 1)) < 2:
             return []
+        if key in _LISTED and "(http" in text:
+            return []  # ``"contributors": ["Jane Roe (https://github.com/jroe)"]``: a public credit
         value = re.sub(r"\s*<[^<>]*>\s*|\s*\([^()]*\)\s*$", "", text).strip()
         if key in _GENERIC_KEYS and all_common_words(value):
             return []  # {"name": "Top Devices"}: a label
@@ -275,6 +281,8 @@ class _ListNames(_Part):
         for lm in _LIST.finditer(text):
             for im in _LIST_ITEM.finditer(lm.group(1)):
                 value = im.group(1).strip()
+                if "(http" in im.group():
+                    continue  # "Jane Roe (https://github.com/jroe)": a public credit (as ``_LISTED``)
                 if looks_like_name(value, 2):
                     s = lm.start(1) + im.start(1) + im.group(1).find(value)
                     spans.append(Span(s, s + len(value), "pii.person", "names:list", 0.85))
