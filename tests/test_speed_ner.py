@@ -180,3 +180,25 @@ def test_context_entropy_loop_matches_reference():
             ]
         text = "".join(parts)
         assert ce._in_text(text) == _in_text_reference(ce, text), text
+
+
+def test_one_blas_thread_before_numpy_loads(monkeypatch):
+    """``cli.main`` sets ``BLAS_THREADS`` (OpenBLAS reads it when numpy loads), and importing the
+    command line loads no numpy: the setting is in place in time. A value the user set stays."""
+    import os
+    import subprocess
+    import sys
+
+    import tracepub.cli as cli
+
+    code = "import sys, tracepub.cli; print('numpy' in sys.modules)"
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+    )
+    monkeypatch.setattr(cli, "cli", lambda: None)
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    cli.main()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    cli.main()
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "4"
