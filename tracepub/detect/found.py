@@ -68,6 +68,7 @@ COMMON_ZIPF = 3.3
 # "smith" 4.7, "costa" 3.9)
 VERY_COMMON_ZIPF = 5.0
 _NOT_CARRIED = ("custom.text",)
+_CHOSEN = frozenset(("secret.password", "secret.url_password"))  # people choose these: words happen
 EXACT = "identity"  # the detector of the user's own values (``ExactValues``): not carried
 HOME = "home-path"  # a guarded account name seen only here is not carried
 
@@ -121,6 +122,8 @@ def propagates(value: str, type_: str, detector: str = "") -> bool:
         return False
     type_ = carried
     core = value.strip()
+    if type_ in _CHOSEN and core.isalpha() and _common(core.lower()):
+        return False  # a password that is a word (secret, secure): carried, it would eat the word
     if unbounded(type_):
         return len(core) >= MIN_SECRET
     if type_ in USERISH:

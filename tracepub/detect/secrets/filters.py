@@ -74,7 +74,7 @@ _PW_PLACEHOLDER = re.compile(
         %\(?[A-Za-z_]\w*\)?s? | %[A-Za-z_]+% |                        # %(x)s, %VAR%
         (?i:(?:your|enter|insert|replace|put|example|sample|placeholder)[\w-]* |
             x{3,}|\*{3,}|\.{3,}|\#{3,}|-{3,}|•{3,}|
-            changeme|change_me|password|passwd|passwort|pass|pwd|redacted|none|null|nil|undefined|
+            changeme|change_me|(?:password|passwd|passwort|pass|pwd)\d{0,2}|redacted|none|null|nil|undefined|
             true|false|todo|tbd|fixme|required|optional|string|str|empty|hidden|masked|
             \w*[_-]?(?:here|goes[_-]?here))
     )$""",

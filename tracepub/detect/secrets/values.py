@@ -104,7 +104,7 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
             and not filters._sequential(v)
         )
     if tier == PASSWORD:
-        return _password_ok(v, quoted=quoted, code_like=code_like)
+        return _password_ok(v, quoted=quoted, code_like=code_like, setting=setting)
     if (
         filters.is_placeholder(v)
         or filters.is_doc_example(v)
@@ -144,11 +144,18 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
 # What follows "password:" in logs and prose without being one (Password: incorrect).
 _PW_STOPWORDS = _STOPWORDS - {"secret", "test", "sample", "dummy", "example"} | frozenset(
     """incorrect invalid wrong expired set updated changed reset ok accepted rejected missing provided
-    supplied encrypted protected saved stored generated sent forgotten required authentication""".split()
+    supplied encrypted protected saved stored generated sent forgotten required authentication
+    function return const static public private protected lambda async await yield import class
+    self this object bytes string typeof instanceof nullptr""".split()
 )
 
 
-def _password_ok(v: str, *, quoted: bool, code_like: bool) -> bool:
+def words_only(v: str) -> bool:
+    """Words or a name made of words (``Incorrect``, ``pass-through``, ``encryption_algorithm``)."""
+    return bool((v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v))
+
+
+def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> bool:
     """The password tier (docs/design/secrets.md, "Passwords"): people choose passwords, so a
     value in a password's place is one whatever its letters (``whiteduke``, ``secret``,
     ``myPassword``), unless it is a stand-in (``filters.is_password_placeholder``), a reference
@@ -158,8 +165,8 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool) -> bool:
         return False
     if filters.is_reference(v, dotted=code_like and not quoted):
         return False
-    if v.lower() in _PW_STOPWORDS or _PATHLIKE.match(v):
-        return False
+    if v.lower() in _PW_STOPWORDS or _PATHLIKE.match(v) or v.endswith(":"):
+        return False  # (Password: <input ...>: a label)
     if filters.is_identifier(v) or _VERSIONED.fullmatch(v):
         return False
     if "\n" in v or "\t" in v or filters.is_regex_like(v):
@@ -171,8 +178,10 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool) -> bool:
     if v.isalpha() and len(v) <= 16:
         if v.isupper() or v[0].isupper() and v[1:].islower():
             return False  # one capitalised or upper-case word (Buffer, Submit, SUBMIT): a type, a label
-    if not quoted and code_like and (v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v):
-        return False  # "Incorrect", "pass-through": words where code or prose is likely
+    if not quoted and not setting and (code_like or not (v.isalpha() and v.islower())) and words_only(v):
+        # "Incorrect", "pass-through": words where code or prose is likely; a Rust or JS field
+        # (password: encryption_algorithm, PrivateKeyUsagePeriod) outside a setting is a name
+        return False
     if "." in v and filters.is_code_name(v) and (code_like or not quoted):
         return False  # bufferParser.readString: a dotted name in code
     if " " in v and (len(v.split()) > 3 or not quoted):
