@@ -86,6 +86,14 @@ def _common(word: str) -> bool:
 
 
 @functools.lru_cache(maxsize=65536)
+def _a_word(word: str) -> bool:
+    """Any English word wordfreq knows (Zipf 1.5: a few per billion words; "centipede" 2.4)."""
+    from wordfreq import zipf_frequency
+
+    return word in GENERIC or zipf_frequency(word, "en") >= 1.5
+
+
+@functools.lru_cache(maxsize=65536)
 def _very_common(word: str) -> bool:
     from wordfreq import zipf_frequency
 
@@ -122,8 +130,8 @@ def propagates(value: str, type_: str, detector: str = "") -> bool:
         return False
     type_ = carried
     core = value.strip()
-    if type_ in _CHOSEN and core.isalpha() and _common(core.lower()):
-        return False  # a password that is a word (secret, secure): carried, it would eat the word
+    if type_ in _CHOSEN and core.isalpha() and _a_word(core.lower()):
+        return False  # a password that is a word (secret, mismatch): carried, it would eat the word
     if unbounded(type_):
         return len(core) >= MIN_SECRET
     if type_ in USERISH:

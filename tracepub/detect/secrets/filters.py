@@ -76,6 +76,7 @@ _PW_PLACEHOLDER = re.compile(
             x{3,}|\*{3,}|\.{3,}|\#{3,}|-{3,}|•{3,}|
             changeme|change_me|(?:password|passwd|passwort|pass|pwd)\d{0,2}|redacted|none|null|nil|undefined|
             true|false|todo|tbd|fixme|required|optional|string|str|empty|hidden|masked|
+            foo|bar|baz|qux|foobar|foobarbaz|
             \w*[_-]?(?:here|goes[_-]?here))
     )$""",
     re.VERBOSE,

@@ -83,16 +83,9 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
     if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
         return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
-    if filters.is_code_name(v) and (
-        tier != PASSWORD
-        or code_like
-        and (not quoted or _SECRET_WORD.search(v) or "." in v)
-        or not quoted
-        and not setting
-        and _SECRET_WORD.search(v)
-    ):
-        # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value; under a
-        # password name outside code (.env, INI, a connection string) myPassword is a password
+    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v) and not setting):
+        # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value; in a
+        # setting (.env/INI line, connection string) myPassword is a password
         return False
     if tier == STRONG and v.isdigit() and v.isascii():
         # a number under a strong name (discord client secrets and ids, asana ids): long enough not to
