@@ -68,6 +68,7 @@ COMMON_ZIPF = 3.3
 # "smith" 4.7, "costa" 3.9)
 VERY_COMMON_ZIPF = 5.0
 _NOT_CARRIED = ("custom.text",)
+_CHOSEN = frozenset(("secret.password", "secret.url_password"))  # people choose these: words happen
 EXACT = "identity"  # the detector of the user's own values (``ExactValues``): not carried
 HOME = "home-path"  # a guarded account name seen only here is not carried
 
@@ -82,6 +83,14 @@ def _common(word: str) -> bool:
     from wordfreq import zipf_frequency
 
     return word in GENERIC or zipf_frequency(word, "en") >= COMMON_ZIPF
+
+
+@functools.lru_cache(maxsize=65536)
+def _a_word(word: str) -> bool:
+    """Any English word wordfreq knows (Zipf 1.5: a few per billion words; "centipede" 2.4)."""
+    from wordfreq import zipf_frequency
+
+    return word in GENERIC or zipf_frequency(word, "en") >= 1.5
 
 
 @functools.lru_cache(maxsize=65536)
@@ -121,6 +130,8 @@ def propagates(value: str, type_: str, detector: str = "") -> bool:
         return False
     type_ = carried
     core = value.strip()
+    if type_ in _CHOSEN and core.isalpha() and _a_word(core.lower()):
+        return False  # a password that is a word (secret, mismatch): carried, it would eat the word
     if unbounded(type_):
         return len(core) >= MIN_SECRET
     if type_ in USERISH:

@@ -248,13 +248,15 @@ class ContextEntropy(Detector):
                     return None  # Go: var token string = os.Getenv("X") (a typed declaration holds a literal)
             # code: `password = x` with a lower-case name, or `{"password": x}` (JSON would quote x)
             code_like = op in _CODE_OPS and not name.isupper() and not quoted_name
+            setting = op == "=" and _config_pair(text, a, name)
+            code_like = code_like and not setting
             code_like = code_like or (quoted_name and op in (":", "=>"))
             if op.strip() in ("is", "was") and m.group("qv") is None:
                 # "the password is incorrect", "elif token is Number.Float": a word or a name
                 # after "is" is prose or code; a password or token there is not a name
                 code_like = True
         else:
-            code_like = False
+            code_like = setting = False
         if m.group("qv") is not None:
             value, vstart, quoted = m.group("qv"), m.start("qv"), True
             if "{" in value and "}" in value:
@@ -271,7 +273,7 @@ class ContextEntropy(Detector):
             pair = _PAIR.match(value)
             if pair is not None and not name_tier(pair.group(1)):
                 return None  # "auth: job=8f3d... attempt=2" (a log line): the value is job's
-        if not value_ok(value, tier, quoted=quoted, code_like=code_like):
+        if not value_ok(value, tier, quoted=quoted, code_like=code_like, setting=setting):
             return None
         if not flag and m.group("op") == "," and len(value) < 16:
             return None  # ("AES_KEY", "PBE2PARAM_st"): lists of names; a paired secret is long
@@ -392,6 +394,24 @@ _IDENT_TIERS: dict[str, int] = {}  # a name as found in the text -> its tier (``
 _ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,.|<>")
 _BLANKS = " \t"
 # Operators of code (a lower-case name there may be assigned a variable, not a value).
+# Where ``Name=value`` is a setting, not code: a pair of a connection string (``;Pwd=x;``) or
+# an INI / properties line with a capitalised name and no blanks around ``=`` (``Password=x``).
+_LINE_START = re.compile(r"(?:\A|\n|\\n)(?:[ \t]|\\t)*(?:\d{1,6}→[ \t]*)?\Z")
+
+
+def _config_pair(text: str, a: int, name: str) -> bool:
+    """Whether the name at ``a`` opens a setting (``;Password=x``, ``Password=x`` on its own line)."""
+    if a > 0 and text[a - 1] == ";":
+        return True
+    b = a + len(name)
+    return (
+        name[:1].isupper()
+        and text.startswith("=", b)
+        and not text.startswith(" ", b + 1)
+        and _LINE_START.search(text, max(0, a - 40), a) is not None
+    )
+
+
 _CODE_OPS = frozenset(("=", "==", "===", "!=", "!==", ".=", "+=", "||=", "<-"))
 # XML: the element's end (or an attribute's closing quote, then the end), blanks and line breaks
 # (JSON-escaped ones too, and a file view's line numbers), the value, blanks, the closing tag.

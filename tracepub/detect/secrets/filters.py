@@ -64,6 +64,41 @@ def is_placeholder(value: str) -> bool:
     return bool(_PLACEHOLDER_INSIDE.search(v)) or is_fill(v) or _letter_run(v)
 
 
+# The password tier's narrower notion of "not a value" (docs/design/secrets.md, "Passwords"):
+# people do use ``secret``, ``admin123``, ``hunter2`` or ``mypassword`` as passwords, so under a
+# password name only templates, masks and words that say "put a password here" are stand-ins.
+_PW_PLACEHOLDER = re.compile(
+    r"""^(?:
+        \$\{?[A-Za-z_][\w.]*\}? | \$\{\{[^}]*\}\} | \$\([^)]*\) |   # $VAR, ${VAR}, ${{ x }}, $(cmd)
+        <[^<>]{1,80}> | \{\{[^{}]*\}\} | \{[A-Za-z_][\w.]*\} |      # <password>, {{ x }}, {x}
+        %\(?[A-Za-z_]\w*\)?s? | %[A-Za-z_]+% |                        # %(x)s, %VAR%
+        (?i:(?:your|enter|insert|replace|put|example|sample|placeholder)[\w-]* |
+            x{3,}|\*{3,}|\.{3,}|\#{3,}|-{3,}|•{3,}|
+            changeme|change_me|(?:password|passwd|passwort|pass|pwd)\d{0,2}|redacted|none|null|nil|undefined|
+            true|false|todo|tbd|fixme|required|optional|string|str|empty|hidden|masked|
+            foo|bar|baz|qux|foobar|foobarbaz|
+            \w*[_-]?(?:here|goes[_-]?here))
+    )$""",
+    re.VERBOSE,
+)
+_PW_PLACEHOLDER_INSIDE = re.compile(
+    r"(?i:x{6,}|\*{3,}|•{3,}|\#{4,}|your[_-]?(?:own[_-]?)?(?:db[_-]?|user[_-]?|account[_-]?)?(?:password|pass|pwd)"
+    r"|placeholder|replace[_-]?me|change[_-]?me|redacted)|\.\.\.|…|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"
+)
+
+
+def is_password_placeholder(value: str) -> bool:
+    """A stand-in under a password name: a template, a mask, a fill, or words asking for one
+    (``<password>``, ``${DB_PASS}``, ``%PASS%``, ``****``, ``your_password``, ``changeme``).
+    Unlike ``is_placeholder``, common weak passwords (``secret``, ``admin123``) are passwords."""
+    v = value.strip().strip("'\"`")
+    if not v:
+        return True
+    if len(set(v)) == 1:
+        return True  # aaaaaaaa, 00000000: a fill
+    return bool(_PW_PLACEHOLDER.match(v) or _PW_PLACEHOLDER_INSIDE.search(v)) or is_fill(v)
+
+
 _RUN = re.compile(r"(.)\1{3,}")
 
 

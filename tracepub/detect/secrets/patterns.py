@@ -38,6 +38,7 @@ from tracepub.detect.secrets import validators
 from tracepub.detect.secrets.filters import (
     _wordy,
     is_doc_example,
+    is_password_placeholder,
     is_placeholder,
     is_reference,
     looks_random,
@@ -182,7 +183,10 @@ class PatternDetector(Detector):
             if start < 0 or end <= start:
                 continue
             secret = text[start:end]
-            if is_placeholder(secret) or is_doc_example(secret):
+            if rule.type in _PASSWORD_TYPES:
+                if is_password_placeholder(secret) or is_doc_example(secret):
+                    continue  # the password tier's stand-ins (docs/design/secrets.md, "Passwords")
+            elif is_placeholder(secret) or is_doc_example(secret):
                 continue
             if rule.context is not None and (
                 not _name_is_word(text, m.start(), rule.name_regex)
@@ -211,6 +215,8 @@ class PatternDetector(Detector):
         return out
 
 
+# Chosen by people, so letters and stand-in words do not make them harmless.
+_PASSWORD_TYPES = frozenset(("secret.password", "secret.url_password"))
 _MARK = re.compile(r"…|\.\.\.|[ \t]*[\[(<](?:[\w ]{0,24}truncated|\.\.\.|…)")
 LONG_LINE, LONG_TEXT = 500, 1000  # where tools cut lines (Claude's Read: 2000) and outputs
 

@@ -25,7 +25,7 @@ from detect_secrets.plugins.keyword import KeywordDetector
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters, validators
 from tracepub.detect.secrets.names import PASSWORD, name_tier
-from tracepub.detect.secrets.values import value_ok
+from tracepub.detect.secrets.values import value_ok, words_only
 from tracepub.detect.text import folded, line_windows
 from tracepub.model import Leaf, Span
 
@@ -388,8 +388,10 @@ class DetectSecrets(Detector):
                     value = secret.secret_value or ""
                     if len(value) < 6 or not agrees(value) or heuristic.is_indirect_reference(line):
                         continue
-                    if " " in value or not value_ok(value, PASSWORD, quoted=True):
+                    if " " in value or not value_ok(value, PASSWORD, quoted=True, code_like=True):
                         continue
+                    if words_only(value):
+                        continue  # its keyword plugin knows no place: a word there is code or prose
                     i = line.find(value)
                     if i >= 0 and not _named_otherwise(line, i):
                         spans.append(

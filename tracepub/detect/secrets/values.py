@@ -73,8 +73,9 @@ def clean(value: str) -> str:
     return v
 
 
-def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) -> bool:
-    """Whether ``value`` under a name of ``tier`` is worth redacting."""
+def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, setting: bool = False) -> bool:
+    """Whether ``value`` under a name of ``tier`` is worth redacting. ``setting``: the place is a
+    configuration pair (``.env``/INI line, connection string), where a value is never a name."""
     v = value.strip()
     if not v or len(v) > 8192:
         return False
@@ -82,8 +83,10 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
         return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
     if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
         return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
-    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v)):
-        return False  # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value
+    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v) and not setting):
+        # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value; in a
+        # setting (.env/INI line, connection string) myPassword is a password
+        return False
     if tier == STRONG and v.isdigit() and v.isascii():
         # a number under a strong name (discord client secrets and ids, asana ids): long enough not to
         # be a count, a port, a year or an epoch, varied, and not a run
@@ -93,6 +96,8 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
             and not filters.is_placeholder(v)
             and not filters._sequential(v)
         )
+    if tier == PASSWORD:
+        return _password_ok(v, quoted=quoted, code_like=code_like, setting=setting)
     if (
         filters.is_placeholder(v)
         or filters.is_doc_example(v)
@@ -107,19 +112,6 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
         return False
     if not quoted and code_like and filters.is_plain_identifier(v):
         return False  # password = db_password, {"password": include_password}: a variable
-    if tier == PASSWORD:
-        # people choose passwords: no randomness test, only "not a word, not words-with-dashes"
-        if len(v) < 6 or len(v) > 256:
-            return False
-        if (v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v):
-            return False  # "Incorrect", "pass-through": words; "vjguQaipRW-IkMlIbci" is not
-        if v.isalpha() and len(v) <= 16 and (v.isupper() or v[0].isupper() and v[1:].islower()):
-            return False  # one capitalised or upper-case word (Buffer, Submit, SUBMIT): a type, a label
-        if "." in v and filters.is_code_name(v):
-            return False  # bufferParser.readString: a dotted name in code
-        if " " in v and len(v.split()) > 3:
-            return False  # a sentence, not a passphrase
-        return filters.shannon(v) >= 2.0
     if " " in v:
         return False
     if tier == STRONG:
@@ -140,6 +132,54 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False) ->
     if all(c in "0123456789abcdefABCDEF-" for c in v):
         return False
     return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
+
+
+# What follows "password:" in logs and prose without being one (Password: incorrect).
+_PW_STOPWORDS = _STOPWORDS - {"secret", "test", "sample", "dummy", "example"} | frozenset(
+    """incorrect invalid wrong expired set updated changed reset ok accepted rejected missing provided
+    supplied encrypted protected saved stored generated sent forgotten required authentication
+    function return const static public private protected lambda async await yield import class
+    self this object bytes string typeof instanceof nullptr""".split()
+)
+
+
+def words_only(v: str) -> bool:
+    """Words or a name made of words (``Incorrect``, ``pass-through``, ``encryption_algorithm``)."""
+    return bool((v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v))
+
+
+def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> bool:
+    """The password tier (docs/design/secrets.md, "Passwords"): people choose passwords, so a
+    value in a password's place is one whatever its letters (``whiteduke``, ``secret``,
+    ``myPassword``), unless it is a stand-in (``filters.is_password_placeholder``), a reference
+    (``$VAR``, ``self.password``, ``getenv(...)``), or, where code is likely and the value is not
+    a string literal, words or a name (``password = db_password``, "the password is incorrect")."""
+    if filters.is_password_placeholder(v) or filters.is_doc_example(v):
+        return False
+    if filters.is_reference(v, dotted=code_like and not quoted):
+        return False
+    if v.lower() in _PW_STOPWORDS or _PATHLIKE.match(v) or v.endswith(":"):
+        return False  # (Password: <input ...>: a label)
+    if filters.is_identifier(v) or _VERSIONED.fullmatch(v):
+        return False
+    if "\n" in v or "\t" in v or filters.is_regex_like(v):
+        return False
+    if not quoted and code_like and filters.is_plain_identifier(v):
+        return False  # password = db_password, {"password": include_password}: a variable
+    if len(v) < 6 or len(v) > 256:
+        return False
+    if v.isalpha() and len(v) <= 16:
+        if v.isupper() or v[0].isupper() and v[1:].islower():
+            return False  # one capitalised or upper-case word (Buffer, Submit, SUBMIT): a type, a label
+    if not quoted and not setting and (code_like or not (v.isalpha() and v.islower())) and words_only(v):
+        # "Incorrect", "pass-through": words where code or prose is likely; a Rust or JS field
+        # (password: encryption_algorithm, PrivateKeyUsagePeriod) outside a setting is a name
+        return False
+    if "." in v and filters.is_code_name(v) and (code_like or not quoted):
+        return False  # bufferParser.readString: a dotted name in code
+    if " " in v and (len(v.split()) > 3 or not quoted):
+        return False  # a sentence, not a passphrase; unquoted, prose
+    return len(set(v)) >= 3
 
 
 def auth_blob(v: str) -> bool:
