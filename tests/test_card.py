@@ -90,8 +90,12 @@ def test_measured_figures_are_the_readmes(samples_out):
     table = readme[readme.index("<!-- eval-table -->") : readme.index("<!-- /eval-table -->")]
     for measure, value in card.MEASURED["rows"]:
         assert re.search(rf"\| {re.escape(measure)} \| {re.escape(value)} \|", table), measure
+    outside = readme[readme.index("<!-- outside-table -->") : readme.index("<!-- /outside-table -->")]
+    for bench, value in card.MEASURED_OUTSIDE:
+        assert f"| {bench} | {value} |" in outside, bench
     text = (samples_out / "dataset" / "README.md").read_text()
-    assert "## Detection quality" in text and "0.13% (6 of 4703)" in text
+    assert "## Detection quality" in text and card.MEASURED["rows"][2][1] in text
+    assert all(f"| {b} | {v} |" in text for b, v in card.MEASURED_OUTSIDE)
     assert card.NOTICE in text
 
 
