@@ -71,7 +71,6 @@ import argparse
 import json
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -89,15 +88,15 @@ import orjson
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 # The package lives in src/ today and may move to the top level: use whichever exists.
-SRC = ROOT / "src" if (ROOT / "src").is_dir() else ROOT
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(SRC))
+sys.path.insert(0, str(ROOT))
 
 import corpus_fake as fk  # noqa: E402
 from corpus import build_home  # noqa: E402
 from corpus_bulk import Bulk, numbered, prose  # noqa: E402
 from corpus_formats import Call, ClaudeWriter, CodexWriter, Session, Step  # noqa: E402
-from eval import SECRET_STORES, _unescape, clean_env  # noqa: E402
+from eval import SECRET_STORES, _unescape  # noqa: E402
+from eval import run_redact as eval_run_redact  # noqa: E402
 
 SETTINGS = {"a": "environment names the owner", "b": "redacted elsewhere (another account)"}
 HARNESSES = ("claude_code", "codex")
@@ -1312,26 +1311,8 @@ def setting_env(work: Path, profile: Profile, setting: str) -> dict[str, str]:
 
 
 def run_redact(corpus: Path, out: Path, env: dict[str, str]) -> dict:
-    """The real command, as a subprocess with a clean environment (``eval.clean_env``) pointing
-    at this checkout's package."""
-    full = clean_env(env)
-    full["PYTHONPATH"] = str(SRC) + full["PYTHONPATH"].partition(str(ROOT / "src"))[2]
-    cmd = [
-        sys.executable,
-        "-m",
-        "tracepub.cli",
-        "redact",
-        str(corpus),
-        "--out",
-        str(out),
-        "--json",
-        "--jobs",
-        "1",
-    ]
-    proc = subprocess.run(cmd, env=full, capture_output=True, text=True, cwd=str(out.parent))
-    if proc.returncode != 0:
-        raise RuntimeError(f"tracepub redact failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-    return json.loads(proc.stdout)
+    """The real command (``eval.run_redact``: a clean environment, this checkout), one process."""
+    return eval_run_redact(corpus, out, env, jobs=1)
 
 
 @dataclass

@@ -56,16 +56,15 @@ from urllib.parse import urljoin
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-SRC = ROOT / "src" if (ROOT / "src").is_dir() else ROOT  # the package moves to the top level soon
 CACHE = HERE / ".cache" / "overredaction"
 SOURCES_TOML = HERE / "overredaction_sources.toml"
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(SRC))
+sys.path.insert(0, str(ROOT))
 
 import corpus_fake as fk  # noqa: E402
 from corpus import build_home  # noqa: E402
 from corpus_formats import Call, ClaudeWriter, CodexWriter, Session, Step  # noqa: E402
-from eval import clean_env  # noqa: E402
+from eval import run_redact  # noqa: E402
 
 CHUNK = 40_000  # characters per tool result: tens of KB, as agents read files and commands print
 SESSION_TEXT = 1_500_000  # tool text per session before a new one starts
@@ -636,28 +635,6 @@ def build(work: Path, sources: list[tuple[Source, Path]], cache: Path = CACHE, s
             if sid in path.name:
                 sessions[sid]["file"] = str(path)
     return Built(corpus, env, user, sessions, sum(by_source.values()), dict(by_source))
-
-
-# -- running tracepub -------------------------------------------------------------------------------------
-def run_redact(corpus: Path, out: Path, env: dict[str, str], jobs: int) -> dict:
-    e = clean_env(env)
-    e["PYTHONPATH"] = str(SRC) + os.pathsep + e["PYTHONPATH"]
-    cmd = [
-        sys.executable,
-        "-m",
-        "tracepub.cli",
-        "redact",
-        str(corpus),
-        "--out",
-        str(out),
-        "--json",
-        "--jobs",
-        str(jobs),
-    ]
-    proc = subprocess.run(cmd, env=e, capture_output=True, text=True, cwd=str(out.parent))
-    if proc.returncode != 0:
-        raise RuntimeError(f"tracepub redact failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-    return json.loads(proc.stdout)
 
 
 # -- tracing findings back to the input ---------------------------------------------------------------

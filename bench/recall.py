@@ -41,15 +41,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-PKG = ROOT / "src" if (ROOT / "src").is_dir() else ROOT  # the package may move to the top level
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(PKG))
+sys.path.insert(0, str(ROOT))
 
 import corpus_fake as fk  # noqa: E402
 import orjson  # noqa: E402
 from corpus import build_home  # noqa: E402
 from corpus_formats import WRITERS, Call, Session, Step, Writer  # noqa: E402
-from eval import _strings, clean_env  # noqa: E402
+from eval import _strings, run_redact  # noqa: E402
 
 SAMPLES = Path("/work/shared/external-secrets/gitleaks-samples.json")
 HARNESSES = ("claude_code", "codex", "pi", "gemini", "opencode", "hermes")
@@ -504,35 +503,6 @@ def failures_json(results: list[Result]) -> list[dict]:
             }
         )
     return out
-
-
-# -- the command -------------------------------------------------------------------------------------
-def run_redact(
-    corpus: Path, out: Path, env: dict[str, str], jobs: int = 0, extra: Sequence[str] = ()
-) -> dict:
-    """``tracepub redact`` in a subprocess: bench/eval.py's clean environment, this checkout's package."""
-    import os
-    import subprocess
-
-    e = clean_env(env)
-    e["PYTHONPATH"] = str(PKG) + os.pathsep + e["PYTHONPATH"]
-    cmd = [
-        sys.executable,
-        "-m",
-        "tracepub.cli",
-        "redact",
-        str(corpus),
-        "--out",
-        str(out),
-        "--json",
-        "--jobs",
-        str(jobs),
-        *extra,
-    ]
-    proc = subprocess.run(cmd, env=e, capture_output=True, text=True, cwd=str(out.parent))
-    if proc.returncode != 0:
-        raise RuntimeError(f"tracepub redact failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
-    return json.loads(proc.stdout)
 
 
 def _names(text: str, allowed: Sequence[str], what: str) -> list[str]:
