@@ -68,6 +68,34 @@ def _text(content: Any) -> str:
 
 
 # -- one function per format: a record (parsed JSON) -> turns -----------------------------------------
+def _blocks(role: str, content: Any, call: tuple[str, str]) -> Iterator[Turn]:
+    """A message's content as Claude Code and pi write it: a string, or a list of typed blocks.
+
+    The two formats differ only in how a tool call is named (``call``: its block type and the
+    key of its arguments); a Claude ``tool_result`` block never occurs in pi (its results are
+    messages of their own), so one walker serves both.
+    """
+    if isinstance(content, str):
+        yield Turn(role, "text", "", content)
+        return
+    call_type, args_key = call
+    for b in content or []:
+        if not isinstance(b, dict):
+            continue
+        bt = b.get("type")
+        if bt == "text":
+            yield Turn(role, "text", "", b.get("text", ""))
+        elif bt == "thinking":
+            yield Turn("assistant", "thinking", "thinking", b.get("thinking", ""))
+        elif bt == call_type:
+            yield Turn("assistant", "call", b.get("name", "tool"), _json(b.get(args_key)))
+        elif bt == "tool_result":
+            error = " (error)" if b.get("is_error") else ""
+            yield Turn("tool", "result", "result" + error, _text(b.get("content")))
+        elif bt == "image":
+            yield Turn(role, "text", "", "[image]")
+
+
 def _claude(rec: Any) -> Iterator[Turn]:
     if not isinstance(rec, dict):
         return
@@ -75,29 +103,7 @@ def _claude(rec: Any) -> Iterator[Turn]:
     if t in ("user", "assistant"):
         msg = rec.get("message") or {}
         role = "meta" if rec.get("isMeta") else str(msg.get("role") or t)
-        content = msg.get("content")
-        if isinstance(content, str):
-            yield Turn(role, "text", "", content)
-            return
-        for b in content or []:
-            if not isinstance(b, dict):
-                continue
-            bt = b.get("type")
-            if bt == "text":
-                yield Turn(role, "text", "", b.get("text", ""))
-            elif bt == "thinking":
-                yield Turn("assistant", "thinking", "thinking", b.get("thinking", ""))
-            elif bt == "tool_use":
-                yield Turn("assistant", "call", b.get("name", "tool"), _json(b.get("input")))
-            elif bt == "tool_result":
-                yield Turn(
-                    "tool",
-                    "result",
-                    "result" + (" (error)" if b.get("is_error") else ""),
-                    _text(b.get("content")),
-                )
-            elif bt == "image":
-                yield Turn(role, "text", "", "[image]")
+        yield from _blocks(role, msg.get("content"), call=("tool_use", "input"))
     elif t == "summary":
         yield Turn("meta", "text", "summary", _text(rec.get("summary")))
     elif t == "system" and isinstance(rec.get("content"), str):
@@ -173,22 +179,7 @@ def _pi(rec: Any) -> Iterator[Turn]:
             yield Turn("user", "call", "bash", _text(m.get("command")))
             yield Turn("tool", "result", "output", _text(m.get("output")))
         elif role in ("user", "assistant"):
-            content = m.get("content")
-            if isinstance(content, str):
-                yield Turn(role, "text", "", content)
-                return
-            for b in content or []:
-                if not isinstance(b, dict):
-                    continue
-                bt = b.get("type")
-                if bt == "text":
-                    yield Turn(role, "text", "", b.get("text", ""))
-                elif bt == "thinking":
-                    yield Turn("assistant", "thinking", "thinking", b.get("thinking", ""))
-                elif bt == "toolCall":
-                    yield Turn("assistant", "call", b.get("name", "tool"), _json(b.get("arguments")))
-                elif bt == "image":
-                    yield Turn(role, "text", "", "[image]")
+            yield from _blocks(role, m.get("content"), call=("toolCall", "arguments"))
         else:
             yield Turn("meta", "text", role or "message", _text(m.get("content") or m.get("summary")))
 
