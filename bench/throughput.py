@@ -105,6 +105,17 @@ def corpus_tag(kind: str, size: int, single: bool, seed: int) -> str:
     )
 
 
+def _rebased(env: dict[str, str], folder: Path) -> dict[str, str]:
+    """``env.json`` names paths inside the folder it was generated in (``HOME=<folder>/home/jdoe``);
+    the cache may since be reached by another path (a worktree's symlink to it, a moved checkout),
+    and a HOME that does not exist would quietly measure a run with no home to harvest."""
+    out = {}
+    for k, v in env.items():
+        head, sep, tail = v.partition(f"/{folder.name}/")
+        out[k] = f"{folder}/{tail}" if sep and head.startswith("/") else v
+    return out
+
+
 def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[str, str]]:
     """The corpus folder (generated once, then reused) and the environment to run tracepub in."""
     tag = corpus_tag(kind, size, single, seed)
@@ -133,7 +144,7 @@ def corpus(kind: str, size: int, single: bool, seed: int) -> tuple[Path, dict[st
         )
         (folder / ".done").write_text("ok\n")
     if kind in ("corpus", "mix"):
-        env.update(json.loads((folder / "env.json").read_text()))
+        env.update(_rebased(json.loads((folder / "env.json").read_text()), folder))
         return folder / "corpus", env
     return folder, env
 
