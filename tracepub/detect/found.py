@@ -51,6 +51,7 @@ from tracepub.detect.identity import (
     name_forms,
     value_mode,
 )
+from tracepub.detect.secrets import filters
 from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
@@ -133,7 +134,10 @@ def propagates(value: str, type_: str, detector: str = "") -> bool:
     if type_ in _CHOSEN and core.isalpha() and _a_word(core.lower()):
         return False  # a password that is a word (secret, mismatch): carried, it would eat the word
     if unbounded(type_):
-        return len(core) >= MIN_SECRET
+        # a typed test key (1234567890..., abcdef..., aaaa...) is a secret where its place says so
+        # (docs/design/secrets.md, "Values in a secret's place"); carried, it would eat every
+        # alphabet, digit run or fill in the dataset
+        return len(core) >= MIN_SECRET and not filters.is_filler(core) and not filters.sequential(core)
     if type_ in USERISH:
         if len(core) < 2 or core.lower() in GENERIC:
             return False

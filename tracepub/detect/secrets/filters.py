@@ -41,7 +41,7 @@ _PLACEHOLDER = re.compile(
             hidden|masked|example|sample|dummy|test|testing|default|admin|root|foobar|foo|bar|baz|
             hunter2|letmein|pass|your[_-]?\w*|qwerty\d*|
             (?:password|passw0rd|pass|secret|admin|test|changeme|welcome|letmein|root|user|demo)[-_!@#.]?\d{0,6}[!@#.]?|
-            123456\d*|abc123|iloveyou)
+            123456(?:7(?:8(?:9(?:0)?)?)?)?|abc123|iloveyou)
     )$""",
     re.VERBOSE,
 )
@@ -49,19 +49,50 @@ _PLACEHOLDER = re.compile(
 _PLACEHOLDER_INSIDE = re.compile(
     r"(?i:x{6,}|\*{3,}|•{3,}|\#{4,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
     r"(?:key|token|secret|password|pass)|(?:key|token|secret|password)[_-]?(?:goes[_-]?)?here|placeholder|replace[_-]?me|"
-    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret)|a1b2c3d4|1a2b3c4d)|\.\.\.|…"
+    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret))|\.\.\.|…"
     r"|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"
 )
 
 
 def is_placeholder(value: str) -> bool:
-    """A template, a stand-in or a masked value: nothing to protect."""
+    """A template, a stand-in written as one, or a masked value: nothing to protect.
+
+    Typed filler (``aaaa...``, ``abcdef...``, ``a1b2c3d4...``, ``1234...``) is not a stand-in here
+    (docs/design/secrets.md, "Values in a secret's place"): a rule's prefix or a secret's place
+    makes it a secret whatever its body (``AGE-SECRET-KEY-1QQQ...``, ``NRAK-1234...ABCD...``,
+    ``aws_secret_access_key = aaaa...``); where only the value's shape speaks (a weak name,
+    prose), ``is_filler`` and ``looks_random`` keep it."""
     v = value.strip().strip("'\"`")
     if not v:
         return True
     if _PLACEHOLDER.match(v) or (v.startswith("<") and v.endswith(">")):
         return True
-    return bool(_PLACEHOLDER_INSIDE.search(v)) or is_fill(v) or _letter_run(v)
+    return bool(_PLACEHOLDER_INSIDE.search(v)) or is_mask(v)
+
+
+# The characters people mask a value with or write a stand-in of: ``ghp_xxxx...``, ``****``,
+# ``sk-....``, ``0000-0000``. A fill of any other character is typed filler (is_filler).
+_MASK_CHARS = frozenset("xX*#.•~-_0")
+
+
+def is_mask(value: str) -> bool:
+    """A prefix filled out with a mask character (``ghp_xxxx...``, ``glsa_XXXX..._AAAAAAAA``,
+    ``discord=0000...``): runs of mask characters make up half of the value."""
+    if len(value) < 8:
+        return False
+    masked = sum(m.end() - m.start() for m in _RUN.finditer(value) if m.group(1) in _MASK_CHARS)
+    return masked * 2 >= len(value)
+
+
+def is_filler(value: str) -> bool:
+    """Typed, not drawn: a fill (``aaaa...``, ``sntryu_aaaa...``), a run of the alphabet, the
+    keyboard or the digits covering half the value (``abcdefghij...123456``, ``qwertyuiop...``),
+    or an interleaved count (``a1b2c3d4...``, ``1a2b3c4d...``). A secret's place makes it a
+    secret anyway (docs/design/secrets.md); where only the value's shape speaks, it is not one."""
+    return is_fill(value) or _run_cover(value) * 2 >= len(value) or bool(_COUNTING.search(value))
+
+
+_COUNTING = re.compile(r"(?i:a1b2c3d4|1a2b3c4d)")
 
 
 # The password tier's narrower notion of "not a value" (docs/design/secrets.md, "Passwords"):
@@ -112,12 +143,28 @@ def is_fill(value: str) -> bool:
     return sum(m.end() - m.start() for m in _RUN.finditer(value)) * 2 >= len(value)
 
 
-def _letter_run(value: str) -> bool:
-    """Eight letters in alphabet or keyboard order (``klmnopqrstuvwx``, ``asdfghjk``): typed, not
-    drawn. (Runs of digits are left to the randomness tests: ``12345678`` opens many real test
-    fixtures that are still secrets by their place.)"""
+def _run_cover(value: str) -> int:
+    """How many characters of ``value`` lie in runs of six or more in alphabet, keyboard or digit
+    order (either direction), or in runs of one character (four or more)."""
     low = value.lower()
-    return any(r in low for r in _LETTER_RUNS)
+    n = len(low)
+    covered = [False] * n
+    for seq in _SEQUENCES:
+        i = 0
+        while i < n - 5:
+            j = seq.find(low[i : i + 2])
+            if j < 0:
+                i += 1
+                continue
+            k = i + 2
+            while k < n and j + k - i < len(seq) and seq[j + k - i] == low[k]:
+                k += 1
+            if k - i >= 6:
+                covered[i:k] = [True] * (k - i)
+            i = max(k - 1, i + 1)
+    for m in _RUN.finditer(low):
+        covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+    return sum(covered)
 
 
 # --- vendor documentation examples ------------------------------------------------------------
@@ -330,16 +377,17 @@ def is_code_name(v: str) -> bool:
     return bool(grams) and sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.55
 
 
-_SEQUENTIAL_RUNS = tuple(s[i : i + 8] for s in _SEQUENTIAL for i in range(len(s) - 7))
-_LETTER_RUNS = tuple(r for r in _SEQUENTIAL_RUNS if r.isalpha())
+# Each order forwards and backwards; "0123456789" also wraps into "1234567890".
+_SEQUENCES = tuple(x for s in _SEQUENTIAL for x in (s + s[:5], (s + s[:5])[::-1]))
 
 
-def _sequential(v: str) -> bool:
-    """``abcdef``, ``0123456789``, ``qwerty``, or a value holding a long run of one."""
+def sequential(v: str) -> bool:
+    """``abcdef``, ``0123456789``, ``qwerty``, or a value mostly made of such runs
+    (``abcdefghijklmnopqrstuvwxyz123456``). A drawn token that merely holds one
+    (``00QCjAl4MlV-WPXM-ABCDEFGHIJKL-0HmjFx-vbGua``) is not sequential: the whole value is not
+    typed."""
     low = v.lower()
-    return len(low) >= 6 and (
-        any(low in s + s for s in _SEQUENTIAL) or any(r in low for r in _SEQUENTIAL_RUNS)
-    )
+    return len(low) >= 6 and (any(low in s + s for s in _SEQUENTIAL) or _run_cover(low) * 2 >= len(low))
 
 
 def entropy_floor(n: int) -> float:
@@ -362,7 +410,7 @@ def looks_random(value: str, min_len: int = 12) -> bool:
         return False
     if shannon(v) < entropy_floor(len(v)):
         return False
-    if _wordy(v) or _sequential(v):
+    if _wordy(v) or sequential(v):
         return False
     classes = sum(
         (
