@@ -131,11 +131,17 @@ def test_stand_ins_masks_and_identifiers_are_kept(engine, text):
 
 
 @pytest.mark.parametrize("value", ["12345678901234567890", "a" * 40, _ALPHA + "123456", "a1b2c3d4e5f6g7h8"])
-def test_a_typed_test_key_is_not_carried(value):
-    """Redacted where its place says so, but not looked for elsewhere: it would eat every digit
-    run, alphabet string or fill in the dataset."""
-    assert not found.propagates(value, "secret.generic", "entropy:assign")
-    assert found.propagates(_draw(_ALPHA + "0123456789", 24), "secret.generic", "entropy:assign")
+def test_a_typed_test_key_is_carried_as_a_whole_token(value):
+    """Redacted at its other copies, but only as a whole token: inside a longer digit run or
+    alphabet string it is not the same value, and carried there it would eat them all."""
+    fv = found.FoundValues({value: ("secret.generic", "redacted")})
+    alone = f'other = "{value}"'
+    inside = f"x = '0{value}9abc'"
+    assert [alone[s.start : s.end] for s in fv.scan(alone, TEXT)] == [value]
+    assert fv.scan(inside, TEXT) == []
+    drawn = _draw(_ALPHA + "0123456789", 24)
+    fv = found.FoundValues({drawn: ("secret.generic", "redacted")})
+    assert fv.scan(f"x{drawn}y", TEXT)  # a drawn key inside a longer string is still the key
 
 
 def test_filler_and_sequences():

@@ -79,6 +79,13 @@ def unbounded(type_: str) -> bool:
     return type_.startswith(("secret.", "custom."))
 
 
+def typed(value: str, type_: str) -> bool:
+    """A typed test key (``1234567890...``, ``abcdef...``, ``aaaa...``): a secret where its place
+    says so (docs/design/secrets.md, "Values in a secret's place"), carried as a whole token
+    only: inside longer text it would eat every digit run, alphabet string or fill."""
+    return type_.startswith("secret.") and (filters.is_filler(value) or filters.sequential(value))
+
+
 @functools.lru_cache(maxsize=65536)
 def _common(word: str) -> bool:
     from wordfreq import zipf_frequency
@@ -134,10 +141,7 @@ def propagates(value: str, type_: str, detector: str = "") -> bool:
     if type_ in _CHOSEN and core.isalpha() and _a_word(core.lower()):
         return False  # a password that is a word (secret, mismatch): carried, it would eat the word
     if unbounded(type_):
-        # a typed test key (1234567890..., abcdef..., aaaa...) is a secret where its place says so
-        # (docs/design/secrets.md, "Values in a secret's place"); carried, it would eat every
-        # alphabet, digit run or fill in the dataset
-        return len(core) >= MIN_SECRET and not filters.is_filler(core) and not filters.sequential(core)
+        return len(core) >= MIN_SECRET
     if type_ in USERISH:
         if len(core) < 2 or core.lower() in GENERIC:
             return False
@@ -378,7 +382,10 @@ class FoundValues(ExactValues):
 
     @staticmethod
     def mode_of(value: str, type_: str) -> int:
-        return value_mode(value, type_, not unbounded(type_))
+        return value_mode(value, type_, not unbounded(type_) or typed(value.strip(), type_))
+
+    def mode(self, value: str, type_: str) -> int:
+        return self.mode_of(value, type_)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans = super().scan(text, leaf)
