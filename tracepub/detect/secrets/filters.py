@@ -362,6 +362,8 @@ def is_code_name(v: str) -> bool:
     score ~25%)."""
     if len(v) < 6 or not _CODE_NAME.fullmatch(v):
         return False
+    if len(v) >= 16 and _HEX.fullmatch(v) and any(c.isdigit() for c in v):
+        return False  # ABCDEF1234567890ABCDEF...: hex, whatever pairs its letters make
     pieces = _CODE_PIECES.findall(v)
     letters = [p.rstrip("0123456789") for p in pieces]
     # pieces of three letters or more, digits aside ("sOnVa9KxBW_MI0XY6AN" breaks into s, On, Va9,

@@ -84,7 +84,11 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
     if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
         return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
-    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v) and not setting):
+    if (
+        filters.is_code_name(v)
+        and (tier != PASSWORD or code_like or _SECRET_WORD.search(v) and not setting)
+        and not filters.is_filler(v)
+    ):
         # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value; in a
         # setting (.env/INI line, connection string) myPassword is a password
         return False
@@ -106,7 +110,7 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False  # (jjwt-jackson-0.11.2, a package at a version)
     if "\n" in v or "\t" in v or filters.is_regex_like(v):
         return False
-    if not quoted and code_like and filters.is_plain_identifier(v):
+    if not quoted and code_like and filters.is_plain_identifier(v) and not filters.is_filler(v):
         return False  # password = db_password, {"password": include_password}: a variable
     if " " in v:
         return False
@@ -184,7 +188,7 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> boo
         return False
     if "\n" in v or "\t" in v or filters.is_regex_like(v):
         return False
-    if not quoted and code_like and filters.is_plain_identifier(v):
+    if not quoted and code_like and filters.is_plain_identifier(v) and not filters.is_filler(v):
         return False  # password = db_password, {"password": include_password}: a variable
     if len(v) < 6 or len(v) > 256:
         return False
