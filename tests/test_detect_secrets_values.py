@@ -85,6 +85,14 @@ def test_mixed_case_hex_under_a_weak_name_is_a_key(engine):
     assert covered(engine, f"box-key = {value}", value)
 
 
+def test_hex_of_no_digest_length_under_a_weak_name_is_a_key(engine):
+    value = _draw("0123456789abcdef", 50)
+    assert covered(engine, f"acme_key = {value}", value)
+    for n in (32, 40, 64):  # a hash's length under "key": a hash or an id
+        digest = _draw("0123456789abcdef", n)
+        assert secret_values(engine, f"acme_key = {digest}") == []
+
+
 @pytest.mark.parametrize(
     "value",
     [

@@ -217,7 +217,7 @@ _IDENT_PREFIX = re.compile(
     """
 )
 # Hex lengths of common digests: md5/sha1/sha224/sha256/sha384/sha512 and short git SHAs.
-_DIGEST_LENGTHS = {32, 40, 56, 64, 96, 128}
+DIGEST_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 
 
 def is_uuid(value: str) -> bool:
@@ -225,7 +225,7 @@ def is_uuid(value: str) -> bool:
 
 
 def is_hex_digest(value: str) -> bool:
-    return len(value) in _DIGEST_LENGTHS and bool(_HEX.fullmatch(value))
+    return len(value) in DIGEST_LENGTHS and bool(_HEX.fullmatch(value))
 
 
 def is_identifier(value: str, hex_ok: bool = False) -> bool:

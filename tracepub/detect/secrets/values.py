@@ -124,11 +124,11 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
     if filters.is_filler(v):
         return False
     if all(c in "0123456789abcdefABCDEF-" for c in v):
-        return _mixed_hex(v) and filters.shannon(v) >= 3.0
+        return _hex_key(v)
     return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
 
 
-_TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/=_.~-]+")
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/=_.~%-]+")
 _WORD_PART = re.compile(r"[A-Za-z]{3,}")
 
 
@@ -149,6 +149,16 @@ def typed_token(v: str) -> bool:
         if filters._wordy(joined) or filters.is_code_name(joined):
             return False
     return len(set(v)) >= 4 or filters.is_fill(v)
+
+
+def _hex_key(v: str) -> bool:
+    """Hex under a weak name that is a key, not a hash or an id: drawn (varied, not a run), of
+    token length, and either mixed-case or of no digest's length (a UUID, 32, 40 or 64 hex
+    characters under ``key`` is nearly always an id or a hash)."""
+    h = v.replace("-", "")
+    if len(h) < 20 or filters.shannon(h) < 3.0 or filters.sequential(h) or filters.is_uuid(v):
+        return False
+    return _mixed_hex(v) or ("-" not in v and len(h) not in filters.DIGEST_LENGTHS)
 
 
 def _mixed_hex(v: str) -> bool:
