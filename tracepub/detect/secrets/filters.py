@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 # --- placeholders -------------------------------------------------------------------------------
 
@@ -143,27 +144,23 @@ def is_fill(value: str) -> bool:
     return sum(m.end() - m.start() for m in _RUN.finditer(value)) * 2 >= len(value)
 
 
+@lru_cache(maxsize=8192)
 def _run_cover(value: str) -> int:
     """How many characters of ``value`` lie in runs of six or more in alphabet, keyboard or digit
-    order (either direction), or in runs of one character (four or more)."""
+    order (either direction: each neighbour pair a step of one order), or in runs of one
+    character (four or more)."""
     low = value.lower()
     n = len(low)
-    covered = [False] * n
-    for seq in _SEQUENCES:
-        i = 0
-        while i < n - 5:
-            j = seq.find(low[i : i + 2])
-            if j < 0:
-                i += 1
-                continue
-            k = i + 2
-            while k < n and j + k - i < len(seq) and seq[j + k - i] == low[k]:
-                k += 1
-            if k - i >= 6:
-                covered[i:k] = [True] * (k - i)
-            i = max(k - 1, i + 1)
+    covered = bytearray(n)
+    start = 0
+    for i in range(1, n + 1):
+        if i < n and low[i - 1 : i + 1] in _STEPS:
+            continue
+        if i - start >= 6:
+            covered[start:i] = b"\x01" * (i - start)
+        start = i
     for m in _RUN.finditer(low):
-        covered[m.start() : m.end()] = [True] * (m.end() - m.start())
+        covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
     return sum(covered)
 
 
@@ -381,6 +378,7 @@ def is_code_name(v: str) -> bool:
 
 # Each order forwards and backwards; "0123456789" also wraps into "1234567890".
 _SEQUENCES = tuple(x for s in _SEQUENTIAL for x in (s + s[:5], (s + s[:5])[::-1]))
+_STEPS = frozenset(s[i : i + 2] for s in _SEQUENCES for i in range(len(s) - 1))
 
 
 def sequential(v: str) -> bool:
