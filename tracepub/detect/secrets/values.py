@@ -116,9 +116,9 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False
     if tier == STRONG:
         return filters.looks_random(v, 10) or typed_token(v)
-    # weak: long and random (a "key" holding lower-case hex is nearly always a hash or an id), or
-    # mixed-case hex (no digest tool prints it); or base64 of user:password under an auth name
-    # (docker's "auth", npm's _auth), however short
+    # weak: long and random, not typed; hex only as a key's (``_hex_key``: a "key" holding a UUID or
+    # a digest's length of hex is nearly always an id or a hash); or base64 of user:password under
+    # an auth name (docker's "auth", npm's _auth), however short
     if auth_blob(v):
         return True
     if filters.is_filler(v):
@@ -148,7 +148,7 @@ def typed_token(v: str) -> bool:
         joined = "_".join(letters)
         if filters._wordy(joined) or filters.is_code_name(joined):
             return False
-    return len(set(v)) >= 4 or filters.is_fill(v)
+    return len(set(v)) >= 4
 
 
 def _hex_key(v: str) -> bool:
