@@ -149,7 +149,6 @@ def test_more_places(engine):
 def test_more_look_alikes(engine):
     for text in (
         "REACT_APP_LOGIN_FORGOT_PASSWORD=$REACT_APP_BASE_URL/classroom/#/forgot_password",
-        "--set global.licenseKey=a1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8NRAL",
         'variable "token_ttl" {\n  default = "3600"\n}',
     ):
         assert not _spans(engine, text), (

@@ -51,6 +51,7 @@ from tracepub.detect.identity import (
     name_forms,
     value_mode,
 )
+from tracepub.detect.secrets import filters
 from tracepub.detect.text import escaped_view
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
@@ -76,6 +77,13 @@ HOME = "home-path"  # a guarded account name seen only here is not carried
 def unbounded(type_: str) -> bool:
     """A secret inside a longer string is still a secret; a name inside a word is not the name."""
     return type_.startswith(("secret.", "custom."))
+
+
+def typed(value: str, type_: str) -> bool:
+    """A typed test key (``1234567890...``, ``abcdef...``, ``aaaa...``): a secret where its place
+    says so (docs/design/secrets.md, "Values in a secret's place"), carried as a whole token
+    only: inside longer text it would eat every digit run, alphabet string or fill."""
+    return type_.startswith("secret.") and (filters.is_filler(value) or filters.sequential(value))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -374,7 +382,10 @@ class FoundValues(ExactValues):
 
     @staticmethod
     def mode_of(value: str, type_: str) -> int:
-        return value_mode(value, type_, not unbounded(type_))
+        return value_mode(value, type_, not unbounded(type_) or typed(value.strip(), type_))
+
+    def mode(self, value: str, type_: str) -> int:
+        return self.mode_of(value, type_)
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         spans = super().scan(text, leaf)

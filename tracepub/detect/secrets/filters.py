@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 # --- placeholders -------------------------------------------------------------------------------
 
@@ -41,7 +42,7 @@ _PLACEHOLDER = re.compile(
             hidden|masked|example|sample|dummy|test|testing|default|admin|root|foobar|foo|bar|baz|
             hunter2|letmein|pass|your[_-]?\w*|qwerty\d*|
             (?:password|passw0rd|pass|secret|admin|test|changeme|welcome|letmein|root|user|demo)[-_!@#.]?\d{0,6}[!@#.]?|
-            123456\d*|abc123|iloveyou)
+            123456(?:7(?:8(?:9(?:0)?)?)?)?|abc123|iloveyou)
     )$""",
     re.VERBOSE,
 )
@@ -49,19 +50,50 @@ _PLACEHOLDER = re.compile(
 _PLACEHOLDER_INSIDE = re.compile(
     r"(?i:x{6,}|\*{3,}|•{3,}|\#{4,}|(?:your|my)[_-]?(?:own[_-]?)?(?:api[_-]?|access[_-]?|secret[_-]?|auth[_-]?)?"
     r"(?:key|token|secret|password|pass)|(?:key|token|secret|password)[_-]?(?:goes[_-]?)?here|placeholder|replace[_-]?me|"
-    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret)|a1b2c3d4|1a2b3c4d)|\.\.\.|…"
+    r"change[_-]?me|redacted|dummy[_-]?(?:key|token|secret))|\.\.\.|…"
     r"|\$\{[^}]*\}|\{\{[^}]*\}\}|<[A-Za-z_][\w -]{0,40}>"
 )
 
 
 def is_placeholder(value: str) -> bool:
-    """A template, a stand-in or a masked value: nothing to protect."""
+    """A template, a stand-in written as one, or a masked value: nothing to protect.
+
+    Typed filler (``aaaa...``, ``abcdef...``, ``a1b2c3d4...``, ``1234...``) is not a stand-in here
+    (docs/design/secrets.md, "Values in a secret's place"): a rule's prefix or a secret's place
+    makes it a secret whatever its body (``AGE-SECRET-KEY-1QQQ...``, ``NRAK-1234...ABCD...``,
+    ``aws_secret_access_key = aaaa...``); where only the value's shape speaks (a weak name,
+    prose), ``is_filler`` and ``looks_random`` keep it."""
     v = value.strip().strip("'\"`")
     if not v:
         return True
     if _PLACEHOLDER.match(v) or (v.startswith("<") and v.endswith(">")):
         return True
-    return bool(_PLACEHOLDER_INSIDE.search(v)) or is_fill(v) or _letter_run(v)
+    return bool(_PLACEHOLDER_INSIDE.search(v)) or is_mask(v)
+
+
+# The characters people mask a value with or write a stand-in of: ``ghp_xxxx...``, ``****``,
+# ``sk-....``, ``0000-0000``. A fill of any other character is typed filler (is_filler).
+_MASK_CHARS = frozenset("xX*#.•~-_0")
+
+
+def is_mask(value: str) -> bool:
+    """A prefix filled out with a mask character (``ghp_xxxx...``, ``glsa_XXXX..._AAAAAAAA``,
+    ``discord=0000...``): runs of mask characters make up half of the value."""
+    if len(value) < 8:
+        return False
+    masked = sum(m.end() - m.start() for m in _RUN.finditer(value) if m.group(1) in _MASK_CHARS)
+    return masked * 2 >= len(value)
+
+
+def is_filler(value: str) -> bool:
+    """Typed, not drawn: a fill (``aaaa...``, ``sntryu_aaaa...``), a run of the alphabet, the
+    keyboard or the digits covering half the value (``abcdefghij...123456``, ``qwertyuiop...``),
+    or an interleaved count (``a1b2c3d4...``, ``1a2b3c4d...``). A secret's place makes it a
+    secret anyway (docs/design/secrets.md); where only the value's shape speaks, it is not one."""
+    return is_fill(value) or _run_cover(value) * 2 >= len(value) or bool(_COUNTING.search(value))
+
+
+_COUNTING = re.compile(r"(?i:a1b2c3d4|1a2b3c4d)")
 
 
 # The password tier's narrower notion of "not a value" (docs/design/secrets.md, "Passwords"):
@@ -112,12 +144,24 @@ def is_fill(value: str) -> bool:
     return sum(m.end() - m.start() for m in _RUN.finditer(value)) * 2 >= len(value)
 
 
-def _letter_run(value: str) -> bool:
-    """Eight letters in alphabet or keyboard order (``klmnopqrstuvwx``, ``asdfghjk``): typed, not
-    drawn. (Runs of digits are left to the randomness tests: ``12345678`` opens many real test
-    fixtures that are still secrets by their place.)"""
+@lru_cache(maxsize=8192)
+def _run_cover(value: str) -> int:
+    """How many characters of ``value`` lie in runs of six or more in alphabet, keyboard or digit
+    order (either direction: each neighbour pair a step of one order), or in runs of one
+    character (four or more)."""
     low = value.lower()
-    return any(r in low for r in _LETTER_RUNS)
+    n = len(low)
+    covered = bytearray(n)
+    start = 0
+    for i in range(1, n + 1):
+        if i < n and low[i - 1 : i + 1] in _STEPS:
+            continue
+        if i - start >= 6:
+            covered[start:i] = b"\x01" * (i - start)
+        start = i
+    for m in _RUN.finditer(low):
+        covered[m.start() : m.end()] = b"\x01" * (m.end() - m.start())
+    return sum(covered)
 
 
 # --- vendor documentation examples ------------------------------------------------------------
@@ -170,7 +214,7 @@ _IDENT_PREFIX = re.compile(
     """
 )
 # Hex lengths of common digests: md5/sha1/sha224/sha256/sha384/sha512 and short git SHAs.
-_DIGEST_LENGTHS = {32, 40, 56, 64, 96, 128}
+DIGEST_LENGTHS = frozenset({32, 40, 56, 64, 96, 128})
 
 
 def is_uuid(value: str) -> bool:
@@ -178,7 +222,7 @@ def is_uuid(value: str) -> bool:
 
 
 def is_hex_digest(value: str) -> bool:
-    return len(value) in _DIGEST_LENGTHS and bool(_HEX.fullmatch(value))
+    return len(value) in DIGEST_LENGTHS and bool(_HEX.fullmatch(value))
 
 
 def is_identifier(value: str, hex_ok: bool = False) -> bool:
@@ -315,6 +359,8 @@ def is_code_name(v: str) -> bool:
     score ~25%)."""
     if len(v) < 6 or not _CODE_NAME.fullmatch(v):
         return False
+    if len(v) >= 16 and _HEX.fullmatch(v) and any(c.isdigit() for c in v):
+        return False  # ABCDEF1234567890ABCDEF...: hex, whatever pairs its letters make
     pieces = _CODE_PIECES.findall(v)
     letters = [p.rstrip("0123456789") for p in pieces]
     # pieces of three letters or more, digits aside ("sOnVa9KxBW_MI0XY6AN" breaks into s, On, Va9,
@@ -330,16 +376,18 @@ def is_code_name(v: str) -> bool:
     return bool(grams) and sum(g in _COMMON_BIGRAMS for g in grams) / len(grams) >= 0.55
 
 
-_SEQUENTIAL_RUNS = tuple(s[i : i + 8] for s in _SEQUENTIAL for i in range(len(s) - 7))
-_LETTER_RUNS = tuple(r for r in _SEQUENTIAL_RUNS if r.isalpha())
+# Each order forwards and backwards; "0123456789" also wraps into "1234567890".
+_SEQUENCES = tuple(x for s in _SEQUENTIAL for x in (s + s[:5], (s + s[:5])[::-1]))
+_STEPS = frozenset(s[i : i + 2] for s in _SEQUENCES for i in range(len(s) - 1))
 
 
-def _sequential(v: str) -> bool:
-    """``abcdef``, ``0123456789``, ``qwerty``, or a value holding a long run of one."""
+def sequential(v: str) -> bool:
+    """``abcdef``, ``0123456789``, ``qwerty``, or a value mostly made of such runs
+    (``abcdefghijklmnopqrstuvwxyz123456``). A drawn token that merely holds one
+    (``00QCjAl4MlV-WPXM-ABCDEFGHIJKL-0HmjFx-vbGua``) is not sequential: the whole value is not
+    typed."""
     low = v.lower()
-    return len(low) >= 6 and (
-        any(low in s + s for s in _SEQUENTIAL) or any(r in low for r in _SEQUENTIAL_RUNS)
-    )
+    return len(low) >= 6 and (any(low in s + s for s in _SEQUENTIAL) or _run_cover(low) * 2 >= len(low))
 
 
 def entropy_floor(n: int) -> float:
@@ -362,7 +410,7 @@ def looks_random(value: str, min_len: int = 12) -> bool:
         return False
     if shannon(v) < entropy_floor(len(v)):
         return False
-    if _wordy(v) or _sequential(v):
+    if _wordy(v) or sequential(v):
         return False
     classes = sum(
         (

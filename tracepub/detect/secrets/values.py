@@ -36,6 +36,7 @@ _HEX_RUN = re.compile(r"[0-9a-fA-F]+")
 _NOT_A_VALUE = re.compile(
     r"[A-Za-z][A-Za-z0-9+.-]{1,20}://|arn:aws[\w-]*:|[A-Z0-9]{10,128}/\d{8}/[\w-]{1,40}/[\w-]{1,40}/aws4_request"
     r"|\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?(?:Z|[+-]\d\d:?\d\d)?\Z"
+    r"|[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:"  # an ARN's tail after its service (...:secret:us-west-2:1234...)
 )
 _SECRET_WORD = re.compile(r"(?i:pass|pwd|secret|token|key|auth|cred)")
 _VERSIONED = re.compile(
@@ -83,19 +84,18 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
     if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
         return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
-    if filters.is_code_name(v) and (tier != PASSWORD or code_like or _SECRET_WORD.search(v) and not setting):
+    if (
+        filters.is_code_name(v)
+        and (tier != PASSWORD or code_like or _SECRET_WORD.search(v) and not setting)
+        and not filters.is_filler(v)
+    ):
         # EnvironmentVpcList, oldPassword, _isStrongPassword.default: code names a value; in a
         # setting (.env/INI line, connection string) myPassword is a password
         return False
     if tier == STRONG and v.isdigit() and v.isascii():
-        # a number under a strong name (discord client secrets and ids, asana ids): long enough not to
-        # be a count, a port, a year or an epoch, varied, and not a run
-        return (
-            len(v) >= 16
-            and filters.shannon(v) >= 2.5
-            and not filters.is_placeholder(v)
-            and not filters._sequential(v)
-        )
+        # a number under a strong name (discord client secrets, asana tokens): long enough not to be
+        # a count, a port, a year or an epoch; a run or a fill is a test key, still a key
+        return len(v) >= 16 and not filters.is_placeholder(v)
     if tier == PASSWORD:
         return _password_ok(v, quoted=quoted, code_like=code_like, setting=setting)
     if (
@@ -106,32 +106,66 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False
     if v.lower() in _STOPWORDS or _PATHLIKE.match(v):
         return False
-    if filters.is_identifier(v, hex_ok=tier >= STRONG) or _VERSIONED.fullmatch(v):
+    if filters.is_identifier(v, hex_ok=tier >= STRONG or _mixed_hex(v)) or _VERSIONED.fullmatch(v):
         return False  # (jjwt-jackson-0.11.2, a package at a version)
     if "\n" in v or "\t" in v or filters.is_regex_like(v):
         return False
-    if not quoted and code_like and filters.is_plain_identifier(v):
+    if not quoted and code_like and filters.is_plain_identifier(v) and not filters.is_filler(v):
         return False  # password = db_password, {"password": include_password}: a variable
     if " " in v:
         return False
     if tier == STRONG:
-        return (
-            filters.looks_random(v, 10)
-            or ((filters.is_hex_digest(v) or filters.is_uuid(v)) and filters.shannon(v) >= 3.0)
-            or (
-                len(v) >= 16
-                and _HEX_RUN.fullmatch(v) is not None
-                and filters.shannon(v) >= 2.7
-                and not filters._sequential(v)
-            )
-        )
-    # weak: long, random, and not hex (a "key" holding hex is nearly always a hash or an id); or
-    # base64 of user:password under an auth name (docker's "auth", npm's _auth), however short
+        return filters.looks_random(v, 10) or typed_token(v)
+    # weak: long and random, not typed; hex only as a key's (``_hex_key``: a "key" holding a UUID or
+    # a digest's length of hex is nearly always an id or a hash); or base64 of user:password under
+    # an auth name (docker's "auth", npm's _auth), however short
     if auth_blob(v):
         return True
-    if all(c in "0123456789abcdefABCDEF-" for c in v):
+    if filters.is_filler(v):
         return False
+    if all(c in "0123456789abcdefABCDEF-" for c in v):
+        return _hex_key(v)
     return filters.looks_random(v, 16) and filters.shannon(v) >= 3.5
+
+
+_TOKEN_CHARS = re.compile(r"[A-Za-z0-9+/=_.~%-]+")
+_WORD_PART = re.compile(r"[A-Za-z]{3,}")
+
+
+def typed_token(v: str) -> bool:
+    """A strong place's value whatever its letters (docs/design/secrets.md, "Values in a
+    secret's place"): token-length, token characters, and not words with a number glued on (a
+    written stand-in: ``test-api-key-12345``). Fills, runs and counts (``aaaa...``,
+    ``abcdef...123456``, ``a1b2c3...``), hex of any case or entropy, digits and UUID-shaped values
+    are all test keys of the credential's format, and a test key in a trace is still a key."""
+    if len(v) < 12 or len(v) > 1024 or not _TOKEN_CHARS.fullmatch(v):
+        return False
+    if filters.is_filler(v) or _HEX_RUN.fullmatch(v.replace("-", "")):
+        return True
+    letters = _WORD_PART.findall(v)
+    if letters and sum(map(len, letters)) >= 0.5 * len(v):
+        # the letters carry it: a word or a name with digits (test-api-key-12345, secretName01)
+        joined = "_".join(letters)
+        if filters._wordy(joined) or filters.is_code_name(joined):
+            return False
+    return len(set(v)) >= 4
+
+
+def _hex_key(v: str) -> bool:
+    """Hex under a weak name that is a key, not a hash or an id: drawn (varied, not a run), of
+    token length, and either mixed-case or of no digest's length (a UUID, 32, 40 or 64 hex
+    characters under ``key`` is nearly always an id or a hash)."""
+    h = v.replace("-", "")
+    if len(h) < 20 or filters.shannon(h) < 3.0 or filters.sequential(h) or filters.is_uuid(v):
+        return False
+    return _mixed_hex(v) or ("-" not in v and len(h) not in filters.DIGEST_LENGTHS)
+
+
+def _mixed_hex(v: str) -> bool:
+    """Hex with both cases (``4Fa83E1Dc6b92CAeE780C9b47dd9bE34``) of token length: a key, never a
+    digest (hash tools print one case)."""
+    h = v.replace("-", "")
+    return len(h) >= 20 and any(c in "abcdef" for c in h) and any(c in "ABCDEF" for c in h)
 
 
 # What follows "password:" in logs and prose without being one (Password: incorrect).
@@ -164,7 +198,7 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> boo
         return False
     if "\n" in v or "\t" in v or filters.is_regex_like(v):
         return False
-    if not quoted and code_like and filters.is_plain_identifier(v):
+    if not quoted and code_like and filters.is_plain_identifier(v) and not filters.is_filler(v):
         return False  # password = db_password, {"password": include_password}: a variable
     if len(v) < 6 or len(v) > 256:
         return False
