@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import ipaddress
 import json
 import math
 import re
@@ -125,8 +126,59 @@ OUT_OF_SCOPE = {
     "DE_BSNR": "a public registry number",
     "MEDICAL_LICENSE": "a public registry number",
 }
+SCOPES = ("claimed", "kept by policy", "not claimed", "out of scope")
 TEXT_ARGS = ("text", "iban")
 POSITION_ARGS = ("expected_positions", "expected_position", "expected_res")
+# Values of a claimed entity that docs/design/personal-data.md keeps on purpose, whatever their
+# surroundings: they name no one (documentation and reserved ranges, fiction numbers, group and
+# textbook MACs, role and placeholder mailboxes). Written here from the policy text, not from the
+# detectors' code, so a detector's own mistake is not excused by it.
+_MAC_TEXTBOOK = {"001122334455", "aabbccddeeff", "0123456789ab", "112233445566", "a1b2c3d4e5f6"}
+_ROLE_LOCAL = {"info", "support", "security", "abuse", "conduct", "user", "foo", "me", "you", "noreply"}
+_DOC_V6 = [ipaddress.ip_network(n) for n in ("2001:db8::/32", "3fff::/20", "3ffe::/16")]
+
+
+def _ip_kept(value: str) -> bool:
+    """Not a machine's public address: private, loopback, link-local, multicast, reserved,
+    documentation, unspecified (IPv4 inside IPv6 judged as the IPv4), or an IPv6 outside 2000::/3."""
+    v = value.strip("[]").split("%", 1)[0]
+    try:
+        net = ipaddress.ip_network(v, strict=False)
+    except ValueError:
+        return False
+    ip = net.network_address
+    if isinstance(ip, ipaddress.IPv6Address):
+        inner = ip.ipv4_mapped or (ip.sixtofour if ip in ipaddress.ip_network("2002::/16") else None)
+        if inner is None and ip.packed[:12] == bytes(12) and int(ip) > 1:
+            inner = ipaddress.IPv4Address(ip.packed[12:])  # ::10.0.0.1 (IPv4-compatible)
+        if inner is not None:
+            return not inner.is_global
+        if ip not in ipaddress.ip_network("2000::/3") or any(ip in n for n in _DOC_V6):
+            return True
+    return not ip.is_global
+
+
+def kept_by_policy(entity: str, span: str) -> str:
+    """Why our policy keeps ``span`` as a value (empty when it is personal)."""
+    if entity == "IP_ADDRESS" and _ip_kept(span):
+        return "not a public address (kept outside network-configuration output)"
+    if CLAIMED.get(entity) == "pii.phone":
+        d = re.sub(r"\D", "", span)
+        if len(d) in (10, 11) and d[-7:-2] == "55501" and (len(d) == 10 or d[0] == "1"):
+            return "a NANP 555-01xx number (reserved for fiction)"
+    if entity == "MAC_ADDRESS":
+        h = re.sub(r"[^0-9A-Fa-f]", "", span).lower()
+        if len(h) == 12 and (int(h[:2], 16) & 1 or len(set(h)) == 1 or h in _MAC_TEXTBOOK):
+            return "a group, broadcast or textbook MAC"
+    if entity == "EMAIL_ADDRESS" and "@" in span:
+        local, domain = span.lower().rsplit("@", 1)
+        if local in _ROLE_LOCAL or re.search(
+            r"(?:^|\.)example\.[a-z]+$|\.(?:test|invalid|localhost)$", domain
+        ):
+            return "a role or placeholder mailbox"
+    return ""
+
+
 PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*(?:_[^<>\s]{1,12})?>")
 
 
@@ -259,6 +311,16 @@ class SpanResult:
     outcome: str  # redacted | partial | leaked | kept | removed | unread
     survivors: list[str] = field(default_factory=list)
     context: list[str] = field(default_factory=list)
+    scope: str = ""  # claimed | kept by policy | not claimed | out of scope
+    why: str = ""  # for "kept by policy": the policy's reason
+
+    def __post_init__(self) -> None:
+        entity = self.planting.sample.family
+        self.scope = scope(entity)
+        if self.scope == "claimed" and self.planting.sample.kind == "tp":
+            self.why = kept_by_policy(entity, self.span)
+            if self.why:
+                self.scope = "kept by policy"
 
 
 def _piece_survives(span: str, text: str, blob: str, others: str) -> list[str]:
@@ -360,9 +422,9 @@ def tally(results: list[SpanResult], key) -> dict[str, Tally]:
 
 
 def summary(results: list[SpanResult]) -> dict:
-    by = tally(results, lambda r: scope(r.planting.sample.family))
+    by = tally(results, lambda r: r.scope)
     doc = {}
-    for name in ("claimed", "not claimed", "out of scope"):
+    for name in SCOPES:
         t = by.get(name, Tally())
         doc[name] = {
             "spans": t.spans,
@@ -387,9 +449,9 @@ def missed(s: dict) -> list[str]:
 
 
 def render(results: list[SpanResult]) -> str:
-    sc = tally(results, lambda r: scope(r.planting.sample.family))
-    lines = _table("scope", sc, [k for k in ("claimed", "not claimed", "out of scope") if k in sc])
-    claimed = [r for r in results if scope(r.planting.sample.family) == "claimed"]
+    sc = tally(results, lambda r: r.scope)
+    lines = _table("scope", sc, [k for k in SCOPES if k in sc])
+    claimed = [r for r in results if r.scope == "claimed"]
     lines += [""] + _table(
         "place (claimed)",
         tally(claimed, lambda r: r.planting.place),
@@ -400,13 +462,13 @@ def render(results: list[SpanResult]) -> str:
         tally(claimed, lambda r: r.planting.harness),
         sorted({r.planting.harness for r in claimed}),
     )
-    for name in ("claimed", "not claimed", "out of scope"):
-        part = [r for r in results if scope(r.planting.sample.family) == name]
+    for name in SCOPES:
+        part = [r for r in results if r.scope == name]
         if not part:
             continue
         ent = tally(part, lambda r: r.planting.sample.family)
         order = sorted(ent, key=lambda e: (-ent[e].failures, e))
-        title = f"entity ({name})" if name != "out of scope" else "entity (out of scope: kept by policy)"
+        title = f"entity ({name})"
         lines += [""] + _table(title, ent, order)
     return "\n".join(lines)
 
@@ -416,7 +478,8 @@ def failures_json(results: list[SpanResult]) -> list[dict]:
         {
             "id": r.planting.sample.id,
             "entity": r.planting.sample.family,
-            "scope": scope(r.planting.sample.family),
+            "scope": r.scope,
+            "why": r.why,
             "harness": r.planting.harness,
             "place": r.planting.place,
             "canary": r.planting.canary,
