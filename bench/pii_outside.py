@@ -325,7 +325,8 @@ class SpanResult:
 
 def _piece_survives(span: str, text: str, blob: str, others: str) -> list[str]:
     """Pieces of ``span`` (at least half of it, 4+ characters) found in ``blob`` but not in
-    ``others`` (the case's text with its spans blanked: words around the entity are no leak)."""
+    ``others`` (the case's text with this span blanked: its other words, or another expected span
+    our policy keeps, are no leak)."""
     w = max(4, math.ceil(len(span) / 2))
     found: list[str] = []
     i = 0
@@ -351,15 +352,12 @@ def score(plantings: list[rc.Planting], output: rc.Output) -> list[SpanResult]:
         if s.kind == "fp":
             out.append(SpanResult(p, s.input, "kept" if s.input in blob else "removed"))
             continue
-        others = s.input
-        for x in s.secrets:
-            others = others.replace(x, "\x00")
         bare = PLACEHOLDER.sub("\x00", blob)
         for x in s.secrets:
             if x in blob:
                 out.append(SpanResult(p, x, "leaked", [x], [rc._around(texts, x)]))
                 continue
-            pieces = _piece_survives(x, s.input, bare, others)
+            pieces = _piece_survives(x, s.input, bare, s.input.replace(x, "\x00"))
             if pieces:
                 out.append(SpanResult(p, x, "partial", pieces, [rc._around(texts, pieces[0])]))
             else:

@@ -220,9 +220,15 @@ _NAMED = (
      r"[A-Z]{6}[0-9]{2}[ABCDEHLMPRST][0-9]{2}[A-Z][0-9]{3}[A-Z]", _it_fiscal),
     (r"tfn|tax file(?: number)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{2,3}", _digits(_au_tfn)),
     (r"pesel", r"[0-9]{11}", _digits(_pl_pesel)),
-    (r"personnummer|personnr|person number", r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
+    (r"personnummer|personnr|person number|pnr|personal identity (?:code|number)|swedish id(?: code| number)?",
+     r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
     (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
-    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number", r"[0-9]{13}", _digits(_za_id)),
+    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number|(?:rsa|south african) id"
+     r"|permanent resident(?: number)?", r"[0-9]{13}", _digits(_za_id)),
+    # Korean RRN after its name: numbers issued since October 2020 have no check digit (the strong
+    # shape above keeps the check for a bare one), so here a birth date and a sex digit.
+    (r"rrn|resident registration(?: number| no)?|주민등록번호", r"[0-9]{6}-?[1-8][0-9]{6}",
+     _digits(lambda d: _date_ok(d[0:2], d[2:4], d[4:6]))),
     (r"nhs(?: number| no)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{4}", _digits(_uk_nhs)),
     (r"steuer-?id|steueridentifikationsnummer|idnr|identifikationsnummer",
      r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}", _digits(_de_taxid)),
@@ -266,7 +272,8 @@ class NationalIds(Detector):
     # The names (as literals; the short ones with what can follow them) and the strong shapes.
     trigger = Trigger(
         literals=("social insurance", "assurance sociale", "tax file", "pesel", "personnummer", "personnr",
-                  "person number", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
+                  "person number", "pnr", "personal identity", "swedish id", "rsa id", "south african id",
+                  "permanent resident", "rrn", "resident registration", "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
                   "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
                   "codice fiscale", "c.f.", "fiscal code", "tax code",
                   *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
