@@ -4,7 +4,7 @@ Presidio's own recognizers cover US SSN, UK NINO, Spanish NIF and Aadhaar (``pre
 are the ones its other country packs know, decided here with their checksums:
 
 - taken on their shape and check alone (the shape is rare in code, the check strong): the
-  Singapore NRIC/FIN (``S1234567D``, check letter), the Italian codice fiscale (16 characters,
+  Singapore NRIC/FIN (``S1234567D``, ``M4332674T``; check letter), the Italian codice fiscale (16 characters,
   check letter), the Finnish HETU (``131052-308T``, a date, a century sign and a check
   character), the Spanish NIE (``X1234567L``), the Canadian SIN written ``123-456-782`` (Luhn),
   the Korean RRN (``860824-1234568``, a date and a check digit) and the French NIR written in
@@ -43,9 +43,12 @@ def _date_ok(yy: str, mm: str, dd: str) -> bool:
 
 
 def _sg_nric(v: str) -> bool:
+    """S/T (citizens), F/G (foreigners before 2022) and M (FINs issued since 2022: offset 3 and its
+    own letters)."""
     weights = (2, 7, 6, 5, 4, 3, 2)
-    total = sum(int(d) * w for d, w in zip(v[1:8], weights, strict=True)) + (4 if v[0] in "TG" else 0)
-    table = "JZIHGFEDCBA" if v[0] in "ST" else "XWUTRQPNMLK"
+    offset = {"T": 4, "G": 4, "M": 3}.get(v[0], 0)
+    total = sum(int(d) * w for d, w in zip(v[1:8], weights, strict=True)) + offset
+    table = "JZIHGFEDCBA" if v[0] in "ST" else "XWUTRQPNJLK" if v[0] == "M" else "XWUTRQPNMLK"
     return table[total % 11] == v[8]
 
 
@@ -180,7 +183,7 @@ _E = r"(?![\w-]|[.,][0-9])"
 
 # Shapes taken on their check alone.
 _STRONG = re.compile(
-    rf"{_B}(?P<sg>[STFG][0-9]{{7}}[A-Z]){_E}"
+    rf"{_B}(?P<sg>[STFGM][0-9]{{7}}[A-Z]){_E}"
     rf"|{_B}(?P<fi>(?P<d>0[1-9]|[12][0-9]|3[01])(?P<m>0[1-9]|1[0-2])(?P<y>[0-9]{{2}})[-+A-FU-Y](?P<n>[0-9]{{3}})"
     rf"(?P<c>[0-9A-FHJ-NPR-Y])){_E}"
     rf"|{_B}(?P<nie>[XYZ]-?[0-9]{{7}}-?[A-Z]){_E}"
@@ -199,7 +202,7 @@ _STRONG_CHECKS = {
 # are rare words (a letter of a few, seven digits; six digits and a century sign...), so that the
 # prefilter's automaton does not report every run of digits.
 _STRONG_SHAPES = (
-    *(c + "0000000" for c in "stfgxyz"),
+    *(c + "0000000" for c in "stfgmxyz"),
     *(c + "-0000000" for c in "xyz"),
     *("000000" + c + "000" for c in "-+abcdefuvwxy"),
     "000-000-000",
