@@ -71,6 +71,8 @@ def test_no_card_from_an_iban_s_groups(engine):
         ("RRN 960121-1234567", "960121-1234567"),  # issued after October 2020: no check digit
         ("resident registration number: 9601211021413", "9601211021413"),
         ("FIN M4332674T", "M4332674T"),  # a Singapore FIN of the M series (2022)
+        ("19910924-2397 är mitt pnr.", "19910924-2397"),  # the name right after the number
+        ("9202201234088 is my RSA ID", "9202201234088"),
     ],
 )
 def test_national_ids_after_their_name_or_in_their_series(engine, text, value):
@@ -80,6 +82,7 @@ def test_national_ids_after_their_name_or_in_their_series(engine, text, value):
 def test_bare_numbers_without_the_name_stay(engine):
     assert values(engine, "build 960121-1234567", "pii.national_id") == []  # check digit fails, no name
     assert values(engine, "rows 9202201234088", "pii.national_id") == []
+    assert values(engine, "9202201234088 rows in table; id number column", "pii.national_id") == []
     assert values(engine, "M4332674X", "pii.national_id") == []  # wrong check letter
 
 

@@ -246,6 +246,7 @@ _NAMES = re.compile(
     + ")(?![a-z])"
 )
 _NAME_REACH = 40  # the name shortly before the number, on its line
+_AFTER_REACH = 24  # or right after it: at most three words between ("... is my PESEL")
 
 
 def national_ids(text: str) -> list[Span]:
@@ -263,8 +264,14 @@ def national_ids(text: str) -> list[Span]:
         num_rx, check = _NAMED_RX[int((n.lastgroup or "n0")[1:])]
         num = num_rx.search(text, n.end(), min(len(text), n.end() + _NAME_REACH))
         if num is None or "\n" in text[n.end() : num.start()]:
-            continue
-        if check(num.group()):
+            # The name after the number, in a short clause ("19910924-2397 är mitt pnr"): the last
+            # number shortly before it on its line.
+            lo = max(0, n.start() - _AFTER_REACH)
+            before = [
+                m for m in num_rx.finditer(text, lo, n.start()) if "\n" not in text[m.end() : n.start()]
+            ]
+            num = before[-1] if before and len(text[before[-1].end() : n.start()].split()) <= 3 else None
+        if num is not None and check(num.group()):
             out.append(Span(num.start(), num.end(), "pii.national_id", "national-ids:named", 0.8))
     return out
 
