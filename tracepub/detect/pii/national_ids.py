@@ -4,8 +4,7 @@ Presidio's own recognizers cover US SSN, UK NINO, Spanish NIF and Aadhaar (``pre
 are the ones its other country packs know, decided here with their checksums:
 
 - taken on their shape and check alone (the shape is rare in code, the check strong): the
-  Singapore NRIC/FIN (``S1234567D``, ``M4332674T``; check letter), the Italian codice fiscale (16 characters,
-  check letter), the Finnish HETU (``131052-308T``, a date, a century sign and a check
+  Singapore NRIC/FIN (``S1234567D``, ``M4332674T``; check letter), the Finnish HETU (``131052-308T``, a date, a century sign and a check
   character), the Spanish NIE (``X1234567L``), the Canadian SIN written ``123-456-782`` (Luhn),
   the Korean RRN (``860824-1234568``, a date and a check digit) and the French NIR written in
   its groups (``1 85 05 78 006 084 36``, a key mod 97);
@@ -14,7 +13,9 @@ are the ones its other country packs know, decided here with their checksums:
   one-in-eleven check are as often any number: the SIN as 9 digits or ``123 456 782``, the
   Australian TFN, the Polish PESEL (also a valid birth date), the Swedish personnummer (a date and
   Luhn), the Turkish TCKN, the South African ID (a date and Luhn), the NHS number, the German
-  tax id, and the NIR as 15 bare digits.
+  tax id, and the NIR as 15 bare digits; and the Italian codice fiscale (16 characters, a check
+  letter: strong, but its shape of letters and digits has no literal the prefilter's automaton
+  could look for, so it waits for its name: ``codice fiscale``, ``C.F.``, ``tax code``).
 
 Business numbers (the Australian ABN and ACN, VAT ids) name companies and are kept.
 """
