@@ -324,7 +324,8 @@ class SpanResult:
 
 
 def _piece_survives(span: str, text: str, blob: str, others: str) -> list[str]:
-    """Pieces of ``span`` (at least half of it, 4+ characters) found in ``blob`` but not in
+    """Pieces of ``span`` (at least half of it, 4+ characters, three different ones: ``000000`` is
+    in any output) found in ``blob`` but not in
     ``others`` (the case's text with this span blanked: its other words, or another expected span
     our policy keeps, are no leak)."""
     w = max(4, math.ceil(len(span) / 2))
@@ -332,7 +333,12 @@ def _piece_survives(span: str, text: str, blob: str, others: str) -> list[str]:
     i = 0
     while i + w <= len(span):
         piece = span[i : i + w]
-        if sum(c.isalnum() for c in piece) >= 3 and piece in blob and piece not in others:
+        if (
+            len(set(piece)) >= 3
+            and sum(c.isalnum() for c in piece) >= 3
+            and piece in blob
+            and piece not in others
+        ):
             found.append(piece)
             i += w
         else:
@@ -466,7 +472,7 @@ def render(results: list[SpanResult]) -> str:
             continue
         ent = tally(part, lambda r: r.planting.sample.family)
         order = sorted(ent, key=lambda e: (-ent[e].failures, e))
-        title = f"entity ({name})"
+        title = f"entity ({name})" if name != "kept by policy" else "entity (kept by policy: 'leaked' = kept)"
         lines += [""] + _table(title, ent, order)
     return "\n".join(lines)
 

@@ -226,7 +226,7 @@ _NAMED = (
     (r"pesel", r"[0-9]{11}", _digits(_pl_pesel)),
     (r"personnummer|personnr|person number|pnr|personal identity (?:code|number)|swedish id(?: code| number)?",
      r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
-    (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
+    (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?|turkish (?:national )?id(?: number| no)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
     (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number|(?:rsa|south african) id"
      r"|permanent resident(?: number)?", r"[0-9]{13}", _digits(_za_id)),
     # Korean RRN after its name: numbers issued since October 2020 have no check digit (the strong
@@ -284,7 +284,8 @@ class NationalIds(Detector):
     trigger = Trigger(
         literals=("social insurance", "assurance sociale", "tax file", "pesel", "personnummer", "personnr",
                   "person number", "pnr", "personal identity", "swedish id", "rsa id", "south african id",
-                  "permanent resident", "rrn", "resident registration", "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
+                  "permanent resident", "turkish id", "turkish national id", "rrn", "resident registration",
+                  "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
                   "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
                   "codice fiscale", "c.f.", "fiscal code", "tax code",
                   *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
