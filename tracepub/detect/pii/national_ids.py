@@ -4,8 +4,8 @@ Presidio's own recognizers cover US SSN, UK NINO, Spanish NIF and Aadhaar (``pre
 are the ones its other country packs know, decided here with their checksums:
 
 - taken on their shape and check alone (the shape is rare in code, the check strong): the
-  Singapore NRIC/FIN (``S1234567D``, ``M4332674T``; check letter), the Finnish HETU (``131052-308T``, a date, a century sign and a check
-  character), the Spanish NIE (``X1234567L``), the Canadian SIN written ``123-456-782`` (Luhn),
+  Singapore NRIC/FIN (``S1234567D``, ``M4332674T``; check letter), the Finnish HETU
+  (``131052-308T``, a date, a century sign and a check character), the Spanish NIE (``X1234567L``), the Canadian SIN written ``123-456-782`` (Luhn),
   the Korean RRN (``860824-1234568``, a date and a check digit) and the French NIR written in
   its groups (``1 85 05 78 006 084 36``, a key mod 97);
 - taken only after their name on the line (``SIN``, ``TFN``, ``PESEL``, ``personnummer``,
