@@ -344,8 +344,9 @@ def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
         return True
     if type_ == "pii.handle" and not profile_end(view, e):
         return False
-    if not own and type_ in _HOLDERS and on_copyright_line(view, s):
-        return False  # a rights holder found elsewhere stays in the copyright line (ARCHITECTURE.md)
+    if not own and (type_ in _HOLDERS or type_ == "pii.username") and on_copyright_line(view, s):
+        return False  # a rights holder found elsewhere stays in the copyright line (ARCHITECTURE.md),
+        # also as an account name seen in a prompt ("Upstream-Contact: Behdad Esfahbod" after "behdad:src$")
     if not own and type_ == "pii.handle" and public_credit(view, s):
         return False  # nor a contributor's profile in a published credit (``handles.public_credit``)
     if type_ == "pii.ip" and ":" not in text[s:e] and not personal_ip(view, s, e):

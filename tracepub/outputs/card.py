@@ -56,6 +56,10 @@ MEASURED_OUTSIDE = (
         "87.9% of secrets fully redacted, 86.4% of look-alikes kept",
     ),
     (
+        "Presidio's recognizer test cases planted the same way (`bench/pii_outside.py`)",
+        "81.8% of the personal data we claim fully redacted, 97.6% of look-alikes kept",
+    ),
+    (
         "68 MB of real public packages as file reads and shell output (`bench/overredaction.py`)",
         "9.1 harmless redactions per MB",
     ),

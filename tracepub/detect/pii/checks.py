@@ -266,11 +266,24 @@ def decimal_piece(text: str, start: int, end: int) -> bool:
     return end + 1 < len(text) and text[end] in ".," and text[end + 1].isdigit()
 
 
+# An IBAN's head (country code, check digits) and its groups of four right before a number: the
+# digits are the rest of that account number (one whose checksum failed is still no phone or card).
+_IBAN_HEAD = re.compile(r"(?:^|[^A-Za-z0-9])[A-Z]{2}[0-9]{2}(?: [A-Za-z0-9]{4}){0,7} $")
+
+
+def iban_groups_before(text: str, start: int) -> bool:
+    return (
+        start >= 5
+        and text[start - 1] == " "
+        and _IBAN_HEAD.search(text[max(0, start - 46) : start]) is not None
+    )
+
+
 def number_in_place(text: str, start: int, end: int, entity: str) -> bool:
     """Whether a checksum-valid number is written where it is that kind of number: a card in a
     card's grouping or after a card word, an Aadhaar number in 4-4-4 groups or after its name, a
     NIF with its upper-case letter; never a piece of a decimal."""
-    if decimal_piece(text, start, end):
+    if decimal_piece(text, start, end) or iban_groups_before(text, start):
         return False
     value = text[start:end]
     if entity == "CREDIT_CARD":

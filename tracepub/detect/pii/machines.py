@@ -77,8 +77,10 @@ def _machine_address(value: str) -> bool:
 
 # MAC addresses: six pairs of hex digits, one separator throughout, not inside a longer run
 # (fingerprints ``MD5:ab:cd:...`` have sixteen pairs).
+# Cisco's notation, three dotted groups of four (``0012.3456.789a``), counts the same way.
 _MAC = re.compile(
-    r"(?<![0-9A-Fa-f:.-])(?<!\w)[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}(?![0-9A-Fa-f]|[:-]\w|\w)"
+    r"(?<![0-9A-Fa-f:.-])(?<!\w)(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}"
+    r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}(?!\.\w))(?![0-9A-Fa-f]|[:-]\w|\w)"
 )
 # A MAC address is a device's where its line says so before it: ``ether``, ``link/ether``,
 # ``HWaddr``, ``Physical Address``, ``lladdr`` (ip neigh), ``BSSID``/``Access Point``, ``MAC
@@ -86,7 +88,7 @@ _MAC = re.compile(
 # (DHCP leases), arp's ``at``.
 _MAC_CUE = re.compile(
     r"(?i)link/ether|[\t ]ether |ethernet|hwaddr|physical address|lladdr|bssid|mac address|macaddress"
-    r"|mac_address|mac[:= ]|access point|\) at |wi-fi id"
+    r"|mac_address|mac[:= ]|access point|\) at |wi-fi id|hardware address"
 )  # (each one of the trigger's literals)
 _MAC_EXAMPLES = frozenset(
     {
@@ -108,7 +110,7 @@ _MAC_EXAMPLES = frozenset(
 
 
 def _personal_mac(value: str) -> bool:
-    hexs = re.sub(r"[:-]", "", value).lower()
+    hexs = re.sub(r"[:.-]", "", value).lower()
     if len(set(hexs)) <= 1 or hexs in _MAC_EXAMPLES:
         return False  # ff:ff:ff:ff:ff:ff, 00:00:..., textbook examples
     return not int(hexs[:2], 16) & 1  # multicast (01:00:5e:..., 33:33:...)
@@ -267,6 +269,7 @@ class _ConfigLines(Detector):
             "access point",
             ") at ",
             "wi-fi id",
+            "hardware address",
             "ip address: 0",
             "router: 0",
         ),

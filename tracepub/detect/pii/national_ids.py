@@ -4,9 +4,8 @@ Presidio's own recognizers cover US SSN, UK NINO, Spanish NIF and Aadhaar (``pre
 are the ones its other country packs know, decided here with their checksums:
 
 - taken on their shape and check alone (the shape is rare in code, the check strong): the
-  Singapore NRIC/FIN (``S1234567D``, check letter), the Italian codice fiscale (16 characters,
-  check letter), the Finnish HETU (``131052-308T``, a date, a century sign and a check
-  character), the Spanish NIE (``X1234567L``), the Canadian SIN written ``123-456-782`` (Luhn),
+  Singapore NRIC/FIN (``S1234567D``, ``M4332674T``; check letter), the Finnish HETU
+  (``131052-308T``, a date, a century sign and a check character), the Spanish NIE (``X1234567L``), the Canadian SIN written ``123-456-782`` (Luhn),
   the Korean RRN (``860824-1234568``, a date and a check digit) and the French NIR written in
   its groups (``1 85 05 78 006 084 36``, a key mod 97);
 - taken only after their name on the line (``SIN``, ``TFN``, ``PESEL``, ``personnummer``,
@@ -14,7 +13,9 @@ are the ones its other country packs know, decided here with their checksums:
   one-in-eleven check are as often any number: the SIN as 9 digits or ``123 456 782``, the
   Australian TFN, the Polish PESEL (also a valid birth date), the Swedish personnummer (a date and
   Luhn), the Turkish TCKN, the South African ID (a date and Luhn), the NHS number, the German
-  tax id, and the NIR as 15 bare digits.
+  tax id, and the NIR as 15 bare digits; and the Italian codice fiscale (16 characters, a check
+  letter: strong, but its shape of letters and digits has no literal the prefilter's automaton
+  could look for, so it waits for its name: ``codice fiscale``, ``C.F.``, ``tax code``).
 
 Business numbers (the Australian ABN and ACN, VAT ids) name companies and are kept.
 """
@@ -43,9 +44,12 @@ def _date_ok(yy: str, mm: str, dd: str) -> bool:
 
 
 def _sg_nric(v: str) -> bool:
+    """S/T (citizens), F/G (foreigners before 2022) and M (FINs issued since 2022: offset 3 and its
+    own letters)."""
     weights = (2, 7, 6, 5, 4, 3, 2)
-    total = sum(int(d) * w for d, w in zip(v[1:8], weights, strict=True)) + (4 if v[0] in "TG" else 0)
-    table = "JZIHGFEDCBA" if v[0] in "ST" else "XWUTRQPNMLK"
+    offset = {"T": 4, "G": 4, "M": 3}.get(v[0], 0)
+    total = sum(int(d) * w for d, w in zip(v[1:8], weights, strict=True)) + offset
+    table = "JZIHGFEDCBA" if v[0] in "ST" else "XWUTRQPNJLK" if v[0] == "M" else "XWUTRQPNMLK"
     return table[total % 11] == v[8]
 
 
@@ -180,7 +184,7 @@ _E = r"(?![\w-]|[.,][0-9])"
 
 # Shapes taken on their check alone.
 _STRONG = re.compile(
-    rf"{_B}(?P<sg>[STFG][0-9]{{7}}[A-Z]){_E}"
+    rf"{_B}(?P<sg>[STFGM][0-9]{{7}}[A-Z]){_E}"
     rf"|{_B}(?P<fi>(?P<d>0[1-9]|[12][0-9]|3[01])(?P<m>0[1-9]|1[0-2])(?P<y>[0-9]{{2}})[-+A-FU-Y](?P<n>[0-9]{{3}})"
     rf"(?P<c>[0-9A-FHJ-NPR-Y])){_E}"
     rf"|{_B}(?P<nie>[XYZ]-?[0-9]{{7}}-?[A-Z]){_E}"
@@ -199,7 +203,7 @@ _STRONG_CHECKS = {
 # are rare words (a letter of a few, seven digits; six digits and a century sign...), so that the
 # prefilter's automaton does not report every run of digits.
 _STRONG_SHAPES = (
-    *(c + "0000000" for c in "stfgxyz"),
+    *(c + "0000000" for c in "stfgmxyz"),
     *(c + "-0000000" for c in "xyz"),
     *("000000" + c + "000" for c in "-+abcdefuvwxy"),
     "000-000-000",
@@ -220,9 +224,15 @@ _NAMED = (
      r"[A-Z]{6}[0-9]{2}[ABCDEHLMPRST][0-9]{2}[A-Z][0-9]{3}[A-Z]", _it_fiscal),
     (r"tfn|tax file(?: number)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{2,3}", _digits(_au_tfn)),
     (r"pesel", r"[0-9]{11}", _digits(_pl_pesel)),
-    (r"personnummer|personnr|person number", r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
-    (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
-    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number", r"[0-9]{13}", _digits(_za_id)),
+    (r"personnummer|personnr|person number|pnr|personal identity (?:code|number)|swedish id(?: code| number)?",
+     r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
+    (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?|turkish (?:national )?id(?: number| no)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
+    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number|(?:rsa|south african) id"
+     r"|permanent resident(?: number)?", r"[0-9]{13}", _digits(_za_id)),
+    # Korean RRN after its name: numbers issued since October 2020 have no check digit (the strong
+    # shape above keeps the check for a bare one), so here a birth date and a sex digit.
+    (r"rrn|resident registration(?: number| no)?|주민등록번호", r"[0-9]{6}-?[1-8][0-9]{6}",
+     _digits(lambda d: _date_ok(d[0:2], d[2:4], d[4:6]))),
     (r"nhs(?: number| no)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{4}", _digits(_uk_nhs)),
     (r"steuer-?id|steueridentifikationsnummer|idnr|identifikationsnummer",
      r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}", _digits(_de_taxid)),
@@ -237,6 +247,7 @@ _NAMES = re.compile(
     + ")(?![a-z])"
 )
 _NAME_REACH = 40  # the name shortly before the number, on its line
+_AFTER_REACH = 24  # or right after it: at most three words between ("... is my PESEL")
 
 
 def national_ids(text: str) -> list[Span]:
@@ -254,8 +265,14 @@ def national_ids(text: str) -> list[Span]:
         num_rx, check = _NAMED_RX[int((n.lastgroup or "n0")[1:])]
         num = num_rx.search(text, n.end(), min(len(text), n.end() + _NAME_REACH))
         if num is None or "\n" in text[n.end() : num.start()]:
-            continue
-        if check(num.group()):
+            # The name after the number, in a short clause ("19910924-2397 är mitt pnr"): the last
+            # number shortly before it on its line.
+            lo = max(0, n.start() - _AFTER_REACH)
+            before = [
+                m for m in num_rx.finditer(text, lo, n.start()) if "\n" not in text[m.end() : n.start()]
+            ]
+            num = before[-1] if before and len(text[before[-1].end() : n.start()].split()) <= 3 else None
+        if num is not None and check(num.group()):
             out.append(Span(num.start(), num.end(), "pii.national_id", "national-ids:named", 0.8))
     return out
 
@@ -266,7 +283,9 @@ class NationalIds(Detector):
     # The names (as literals; the short ones with what can follow them) and the strong shapes.
     trigger = Trigger(
         literals=("social insurance", "assurance sociale", "tax file", "pesel", "personnummer", "personnr",
-                  "person number", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
+                  "person number", "pnr", "personal identity", "swedish id", "rsa id", "south african id",
+                  "permanent resident", "turkish id", "turkish national id", "rrn", "resident registration",
+                  "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
                   "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
                   "codice fiscale", "c.f.", "fiscal code", "tax code",
                   *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",

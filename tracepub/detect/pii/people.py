@@ -321,6 +321,56 @@ class _ShortlogNames(_Part):
         return spans
 
 
+# In prose, a title before a surname ("Mr. Mayers", "Dr Okafor") and a self-introduction before a
+# name ("my name is Dan", "call me Priya"): a single capitalised word counts there, as NER's
+# one-word entities do next to their cue, if it is no stop word or technical word
+# (``prose_names.name_like``) and not among the most frequent English words (wordfreq Zipf
+# < ``_TITLE_ZIPF``: "call me Maybe", "Mr. Right" stay; "Dan" 4.5 and "Smith" 4.9 are names).
+_TITLE_ZIPF = 5.2
+_TITLE = re.compile(
+    r"(?<![\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.? ([^\W\d_a-z][^\W\d_]{1,30}(?: [^\W\d_a-z][^\W\d_]{1,30})?)"
+    r"|(?i:\bmy name is|\bcall me|\bi am called) (?!(?:Mr|Mrs|Ms|Mx|Dr|Prof)\b)"
+    r"([^\W\d_a-z][^\W\d_]{1,30}(?: [^\W\d_a-z][^\W\d_]{1,30})?)"
+)
+# Literals for the prefilter's automaton (cheaper than a pattern over every string): the titles
+# with the dot or the space after them, and the introductions.
+_TITLE_LITERALS = (
+    *(t + c for t in ("mr", "mrs", "ms", "mx", "dr", "prof") for c in (". ", " ")),
+    "my name is ",
+    "call me ",
+    "am called ",
+)
+
+
+class _TitleNames(_Part):
+    """Prose: a surname after a title, a name after "my name is" (``_TITLE``)."""
+
+    trigger = Trigger(literals=_TITLE_LITERALS, lines=True, prose_only=True)
+
+    def find(self, text: str, leaf: Leaf) -> list[Span]:
+        if not leaf.prose:
+            return []
+        from wordfreq import zipf_frequency
+
+        from tracepub.detect.pii.prose_names import name_like
+
+        def ok(word: str) -> bool:
+            return name_like(word) and zipf_frequency(word, "en") < _TITLE_ZIPF
+
+        out = []
+        for m in _TITLE.finditer(text):
+            g = 1 if m.group(1) else 2
+            words = m.group(g).split()
+            if not ok(words[0]):
+                continue  # "Mr. Right", "call me Maybe"
+            if len(words) == 2 and not ok(words[1]):
+                words = words[:1]  # "Dr. Okafor Said": the second word is prose
+            value = " ".join(words)
+            if looks_like_name(value, 1):
+                out.append(Span(m.start(g), m.start(g) + len(value), "pii.person", "names:title", 0.85))
+        return out
+
+
 class _CueNames(_Part):
     """Prose: "thanks Jane Doe", "ask Li Wei" (``_CUE``), on prose lines that hold a cue and a
     capitalised word after it."""
@@ -340,6 +390,7 @@ _PARTS: tuple[type[_Part], ...] = (
     _BlameNames,
     _ShortlogNames,
     _CueNames,
+    _TitleNames,
 )
 
 

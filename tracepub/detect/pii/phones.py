@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import re
 
+from tracepub.detect.pii.checks import iban_groups_before
 from tracepub.detect.pii.network import _IPV4ISH
 from tracepub.detect.pii.triggers import _PHONE_CANDIDATE
 from tracepub.model import Span
@@ -35,6 +36,7 @@ _GROUP = re.compile(r"[0-9]+")
 _CUE = re.compile(
     r"(?i)(?<![a-z])(?:phone|ph|tel|tele|telephone|telefon|telefono|teléfono|téléphone|tél|mobile|mobil|mob|móvil|"
     r"cell|cellphone|handy|fax|call|called|calling|sms|whatsapp|viber|contact|phone_?number|phone_?no|msisdn|"
+    r"telepono|numero ng telepono|cep no|cep tel|cep telefonu|telefon no|"
     r"reach me|dial|☎|📞)(?![a-z])"
 )
 _CUE_REACH = 32
@@ -42,6 +44,15 @@ _CUE_REACH = 32
 # Regions tried for a national number (Presidio's list before): grouped by country code, so that
 # one parse answers for all regions that share one (US and CA).
 REGIONS = ("US", "GB", "DE", "FR", "IN", "BR", "AU", "ES", "IT", "NL", "JP")
+# Regions tried only in their own national forms (a lone trunk ``0 532 123 45 67``, Turkish
+# ``532 123 45 67``, a bare national mobile ``09171234567``) and after a cue word: read as any
+# trunk-0 region's number they would make the grouped forms above match more harmless digits.
+MORE = ("TR", "PH")
+# Where a bare run of digits (no separator, no cue) is still a phone: a national *mobile* number
+# with its trunk 0, 10 or 11 digits (``07911 123456`` written together, ``0612345678``,
+# ``05321234567``). Mobile ranges are narrow (one or two leading digits after the 0), which a
+# zero-padded id or a timestamp seldom hits; landlines are as varied as any number and stay cued.
+BARE_MOBILE = ("GB", "FR", "DE", "TR", "PH")
 
 _HEX_PAIRS = re.compile(r"[0-9a-fA-F]{2} [0-9a-fA-F]{2} ")
 
@@ -74,7 +85,7 @@ def _plans() -> dict[str, tuple[int, str, tuple[int, ...]]]:
     from phonenumbers.phonemetadata import PhoneMetadata
 
     out = {}
-    for r in REGIONS:
+    for r in REGIONS + MORE:
         m = PhoneMetadata.metadata_for_region(r)
         assert m is not None and m.country_code is not None and m.general_desc is not None, r
         out[r] = (m.country_code, m.national_prefix or "", tuple(m.general_desc.possible_length or ()))
@@ -90,6 +101,29 @@ def _valid(number: str, region: str | None) -> bool:
         return phonenumbers.is_valid_number(phonenumbers.parse(number, region))
     except phonenumbers.NumberParseException:
         return False
+
+
+@functools.lru_cache(maxsize=16384)
+def _mobile(digits: str, region: str) -> bool:
+    """Whether ``digits`` (national, with the trunk 0) is a valid mobile number of ``region``."""
+    import phonenumbers
+
+    try:
+        n = phonenumbers.parse(digits, region)
+    except phonenumbers.NumberParseException:
+        return False
+    return (
+        phonenumbers.is_valid_number(n) and phonenumbers.number_type(n) == phonenumbers.PhoneNumberType.MOBILE
+    )
+
+
+def _bare_mobile(digits: str) -> bool:
+    if not (10 <= len(digits) <= 11 and digits[0] == "0" and digits[1] != "0") or len(set(digits[2:])) <= 2:
+        return False
+    plans = _plans()
+    return any(
+        len(digits) - 1 in plans[r][2] and _mobile(digits, r) for r in BARE_MOBILE if plans[r][1] == "0"
+    )
 
 
 def _valid_national(digits: str, regions: tuple[str, ...]) -> bool:
@@ -127,6 +161,13 @@ def _national_regions(cand: str, groups: list[str], seps: list[str]) -> tuple[st
     plain = [s for s in seps if s not in (") ", ")", ")-")]
     uniform = len(set(plain)) <= 1
     paren = cand.startswith("(")
+    rest_lens = [len(x) for x in groups[1:]]
+    if groups[0] == "0" and rest_lens in ([3, 3, 2, 2], [3, 3, 4], [3, 7]) and seps[0] in (" ", "-", " ("):
+        # A lone trunk 0 before the area code: ``0 532 123 45 67``, ``0-532-...``, ``0 (917) 123 4567``.
+        rest = seps[2:] if seps[0] == " (" else seps[1:]
+        if (seps[0] != " (" or seps[1] == ") ") and len(set(rest)) <= 1:
+            return tuple(r for r in REGIONS + MORE if _plans()[r][1] == "0")
+        return ()
     if paren and not (seps and seps[0] in (") ", ")", ")-")):
         return ()
     if cand.endswith(")"):
@@ -155,6 +196,8 @@ def _national_regions(cand: str, groups: list[str], seps: list[str]) -> tuple[st
         return ("IN",)
     if lens == [3, 3, 4] and first[0] == "3" and plain[0] in " .":
         return ("IT",)
+    if lens == [3, 3, 2, 2] and first[0] in "2345":
+        return ("TR",)  # 532 123 45 67, 212.123.45.67
     return ()
 
 
@@ -208,7 +251,7 @@ def _decide(text: str, a: int, cand: str) -> tuple[int, int, float] | None:
         if split is None or sum(c.isdigit() for c in cand) < 7:
             return None
     b = a + len(cand)
-    if not _context_ok(text, a, b):
+    if not _context_ok(text, a, b) or iban_groups_before(text, a):
         return None
     groups, seps = split
     digits = "".join(groups)
@@ -240,8 +283,10 @@ def _decide(text: str, a: int, cand: str) -> tuple[int, int, float] | None:
     regions = _national_regions(cand, groups, seps)
     if regions and _valid_national(digits, regions):
         return None if _nanp_fictional(digits) else (a, b, 0.75)
+    if not seps and _bare_mobile(digits):
+        return a, b, 0.7
     if _cued(text, a) and len(set(s for s in seps if s.strip("()"))) <= 1:
-        if _valid_national(digits, REGIONS) and not _nanp_fictional(digits):
+        if _valid_national(digits, REGIONS + MORE) and not _nanp_fictional(digits):
             return a, b, 0.7
     return None
 
