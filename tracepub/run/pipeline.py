@@ -194,7 +194,7 @@ def _run(opts: RunOptions, map_tasks: MapTasks) -> RunSummary:
     units = plan.units
     opts = harvest.with_learned(opts, units)  # the owners the sessions' working folders name
 
-    path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect)), namer, opts.keep_ids)
+    path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect), few=True), namer, opts.keep_ids)
     path_found: list[Found] = []
     names: list[Problem] = []  # output names cut to fit (assign_dests)
     dests, path_findings = assign_dests(units, path_red, path_found, names)
@@ -359,7 +359,9 @@ def _everywhere(
     them added to the engine. ``results`` is updated in place; returns the new output paths,
     the findings in names, and the redactor of names (it also redacts problems and paths)."""
     od = OutDir(opts.out)
-    path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect, found)), Namer(key), opts.keep_ids)
+    path_red = Redactor(
+        Engine(opts.detect, path_detectors(opts.detect, found), few=True), Namer(key), opts.keep_ids
+    )
     names.clear()  # the names are made again
     new_dests, path_findings = assign_dests(units, path_red, notes=names)
     scanner = Scanner(found, opts.detect.identity)
