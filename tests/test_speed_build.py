@@ -80,3 +80,43 @@ def test_ps_column_trigger_matches_on_the_same_lines_as_a_digit_run_first():
             rnd.choice(["0", "00", " ", "\t", ".", "\n", "x", "0.0 "]) for _ in range(rnd.randint(0, 40))
         )
         assert lines(new, s) == lines(old, s), s
+
+
+def test_national_id_shapes_checked_where_strong_matches_start():
+    """The shapes' check (``_STRONG``'s lookbehind at the hit) leaves every line a strong id is
+    found on to the detector: ids glued to or inside hex and words, and free."""
+    from tracepub.detect.pii.national_ids import NationalIds, national_ids
+    from tracepub.detect.prefilter import Prefilter
+
+    pf = Prefilter([NationalIds()])
+    ids = ["S1234567D", "131052-308T", "X1234567L", "046-454-286", "1 85 05 78 006 084 36", "860824-1234568"]
+    parts = [
+        *ids,
+        "a3f1234567",
+        "deadbeef",
+        "0123456789",
+        "f",
+        "-",
+        ".",
+        " ",
+        "\n",
+        "x",
+        "9",
+        "_",
+        "(",
+        "SIN: ",
+    ]
+    rnd = random.Random(11)
+    found = 0
+    for _ in range(4000):
+        text = "".join(rnd.choice(parts) for _ in range(rnd.randint(1, 12)))
+        spans = [s for s in national_ids(text) if s.detector != "national-ids:named"]
+        if not spans:
+            continue
+        found += 1
+        plan = pf.plan(text, False)
+        assert plan, text
+        windows = plan[0][1]
+        for s in spans:
+            assert windows is None or any(a <= s.start and s.end <= b for a, b in windows), text
+    assert found > 100
