@@ -50,14 +50,20 @@ class Engine:
     CACHE_MAX = 100_000  # entries per table; a full table is cleared (bounded memory)
 
     def __init__(
-        self, cfg: DetectConfig, detectors: list[Detector] | None = None, line_literals: tuple[str, ...] = ()
+        self,
+        cfg: DetectConfig,
+        detectors: list[Detector] | None = None,
+        line_literals: tuple[str, ...] = (),
+        few: bool = False,
     ):
+        """``few``: the engine reads a few short texts (file and folder names): its automata are
+        the kind quick to build (``Matcher``'s ``dfa``), the same answers."""
         from tracepub.detect.prefilter import Prefilter
 
         self.cfg = cfg
         given = detectors if detectors is not None else build_detectors(cfg)
         self.detectors = [part for d in given for part in d.parts()]
-        self.prefilter = Prefilter(self.detectors, line_literals)
+        self.prefilter = Prefilter(self.detectors, line_literals, dfa=not few)
         for d in self.detectors:  # keyword detectors read their hits from the prefilter's pass
             share = getattr(d, "share_hits", None)
             if share is not None:

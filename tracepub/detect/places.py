@@ -296,7 +296,8 @@ _TRIGGER_FOLDED = (
     r"[a-z_][a-z0-9_.-]*@",
     r"(?:ssh|scp|sftp|rsync|mosh)[ \t][^|;&]{0,200}?@",
     r"uid=0+\(",
-    r"0+[ \t]+0+\.0[ \t]+0+\.0[ \t]+0+[ \t]+0+[ \t]",
+    # one digit first, not a run: the same lines, without retrying each digit run from every digit
+    r"0[ \t]+0+\.0[ \t]+0+\.0[ \t]+0+[ \t]+0+[ \t]",
 )
 _TRIGGER_LITERALS = (
     "rw-",

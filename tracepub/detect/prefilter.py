@@ -69,7 +69,8 @@ class Prefilter:
 
     WHOLE = 0.5  # windows covering more than this share of a string: scan the whole string
 
-    def __init__(self, detectors: Sequence[Detector], line_literals: Iterable[str] = ()):
+    def __init__(self, detectors: Sequence[Detector], line_literals: Iterable[str] = (), dfa: bool = True):
+        """``dfa``: as ``Matcher``'s (False for an engine that reads little)."""
         self.n = len(detectors)
         self.always: list[int] = []
         self.prose_only: frozenset[int] = frozenset(
@@ -222,12 +223,12 @@ class Prefilter:
         # that is also something else stays in both automata.
         kept = other | gates.keys()
         tails = ends - kept
-        self._leaf_auto = Matcher(values, ascii_only=tight - kept, not_ascii=tails)
+        self._leaf_auto = Matcher(values, ascii_only=tight - kept, not_ascii=tails, dfa=dfa)
         self._tails = {w.encode("ascii"): k for k, w in enumerate(self._leaf_auto._words) if w in tails}
         self._tail_ends = tuple(self._tails)
         self._line_words = frozenset(k for k, v in enumerate(self._leaf_auto._values) if v[1])
         self._checked = {k: checked[w] for k, w in enumerate(self._leaf_auto._words) if w in checked}
-        self._line_auto = Matcher({w: frozenset(ids) for w, ids in line_words.items()})
+        self._line_auto = Matcher({w: frozenset(ids) for w, ids in line_words.items()}, dfa=dfa)
         self._last: tuple[str | None, list] = (None, [])  # the last string's literal hits
         # Short strings' plans by their text with every ASCII digit 0 (timestamps: one plan for
         # all). Sound when whatever reads the text itself rather than the folded text (patterns,

@@ -31,6 +31,8 @@ def line_forms(literal: str) -> set[str]:
 def literal_forms(literal: str) -> list[str]:
     """The folded forms a literal can take in folded text: ASCII folds like the text; a
     non-ASCII letter is not folded in the text, so both its cases are listed (``josé``/``josÉ``)."""
+    if literal.isascii():  # one form, folded as a whole (each engine's prefilter folds thousands)
+        return [folded(literal.lower())]
     forms = [""]
     for ch in literal.lower():
         options = {folded(ch)}

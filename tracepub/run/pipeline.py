@@ -194,7 +194,7 @@ def _run(opts: RunOptions, map_tasks: MapTasks) -> RunSummary:
     units = plan.units
     opts = harvest.with_learned(opts, units)  # the owners the sessions' working folders name
 
-    path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect)), namer, opts.keep_ids)
+    path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect), few=True), namer, opts.keep_ids)
     path_found: list[Found] = []
     names: list[Problem] = []  # output names cut to fit (assign_dests)
     dests, path_findings = assign_dests(units, path_red, path_found, names)
@@ -359,7 +359,9 @@ def _everywhere(
     them added to the engine. ``results`` is updated in place; returns the new output paths,
     the findings in names, and the redactor of names (it also redacts problems and paths)."""
     od = OutDir(opts.out)
-    path_red = Redactor(Engine(opts.detect, path_detectors(opts.detect, found)), Namer(key), opts.keep_ids)
+    path_red = Redactor(
+        Engine(opts.detect, path_detectors(opts.detect, found), few=True), Namer(key), opts.keep_ids
+    )
     names.clear()  # the names are made again
     new_dests, path_findings = assign_dests(units, path_red, notes=names)
     scanner = Scanner(found, opts.detect.identity)
@@ -370,13 +372,27 @@ def _everywhere(
     redo = [i for i, r in enumerate(results) if r.ok and (new_dests[i] != dests[i] or holds[i])]
     if redo:
         tasks = [workers.task(i, units[i], new_dests[i], od.root) for i in redo]
-        args = workers.worker_args(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny, found)
+        # Its automata hold the found values too: a DFA takes ~0.25 s more to build (before the
+        # workers fork), which its faster search pays back only over more files than most runs send.
+        few = sum(_size(od.output(results[i].dest)) for i in redo) < REDO_DFA_BYTES
+        args = workers.worker_args(opts.detect, key, opts.keep_ids, opts.remove_blobs, opts.deny, found, few)
         workers.prepare(args)
         for t, r in map_tasks("redo", tasks, _jobs(opts, len(tasks)), args, _NoBar()):
             r.found = results[t.index].found  # what the first pass found there (the reuse check)
             r.perf["files_redone"] = 1
             results[t.index] = r
     return new_dests, path_findings, path_red
+
+
+# Files sent back to the second pass, in bytes, from which its engine's automata are DFAs.
+REDO_DFA_BYTES = 16 << 20
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _remove_stale(od: OutDir, produced: set[str]) -> None:

@@ -83,7 +83,7 @@ class Task:
 
 
 # What a worker is built from (``_init_worker``'s arguments, in order).
-WorkerArgs = tuple[DetectConfig, bytes, set[str], bool, tuple[DenyRule, ...], Found | None]
+WorkerArgs = tuple[DetectConfig, bytes, set[str], bool, tuple[DenyRule, ...], Found | None, bool]
 
 
 def worker_args(
@@ -93,9 +93,11 @@ def worker_args(
     remove_blobs: bool,
     deny: list[DenyRule] | tuple[DenyRule, ...],
     found: Found | None = None,
+    few: bool = False,
 ) -> WorkerArgs:
-    """``found``: the second pass's values found elsewhere in the dataset (``detect.found``)."""
-    return cfg, key, keep_ids, remove_blobs, tuple(deny), found
+    """``found``: the second pass's values found elsewhere in the dataset (``detect.found``);
+    ``few``: the workers read little (``Engine``'s ``few``)."""
+    return cfg, key, keep_ids, remove_blobs, tuple(deny), found, few
 
 
 def _init_worker(
@@ -105,14 +107,18 @@ def _init_worker(
     remove_blobs: bool,
     deny: tuple[DenyRule, ...],
     found: Found | None,
+    few: bool = False,
 ) -> None:
     """Build the worker's redactor (``worker_args``, once per process: a child forked from a main
     process that built it already has it)."""
-    args = (cfg, key, keep_ids, remove_blobs, deny, found)
+    args = (cfg, key, keep_ids, remove_blobs, deny, found, few)
     if _WORKER.get("args") == args:
         return
     engine = Engine(
-        cfg, build_detectors(cfg, found), line_literals=blobs.LINE_LITERALS if remove_blobs else ()
+        cfg,
+        build_detectors(cfg, found),
+        line_literals=blobs.LINE_LITERALS if remove_blobs else (),
+        few=few,
     )
     _WORKER["args"] = args
     _WORKER["deny"] = DenyMatcher(list(deny)) if deny else None

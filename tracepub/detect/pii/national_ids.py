@@ -291,6 +291,7 @@ class NationalIds(Detector):
                   *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
                                                                                             '"', "'", ")"))),
         shapes=_STRONG_SHAPES,
+        shape_check=_B,  # as every ``_STRONG`` match starts: the automaton finds the shapes in hex too
         lines=True,
     )  # fmt: skip
 
