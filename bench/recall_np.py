@@ -146,8 +146,16 @@ def context_groups(pattern: str) -> set[int]:
     return out
 
 
+# A capture that is a whole URL with user-info (Kingfisher's postgres rules): its password is the secret.
+URL_USERINFO = re.compile(r"[A-Za-z][\w+.-]*://[^:@/\s]*:(?P<pw>[^\s/]+)@[^@\s]+\Z")
+
+
 def secret_of(value: str) -> str:
-    """The part of a capture that is secret: a webhook URL without its scheme, host and path words."""
+    """The part of a capture that is secret: a webhook URL without its scheme, host and path words;
+    a URL's password without the scheme, user and host around it."""
+    u = URL_USERINFO.match(value)
+    if u is not None:
+        return u.group("pw")
     m = URL_PREFIX.match(value)
     return value[m.end() :] if m and len(value) - m.end() >= 16 else value
 
