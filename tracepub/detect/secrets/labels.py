@@ -41,9 +41,10 @@ _STRONG_RUN = re.compile(
     r"(?i:secret|token|password|passwd|api[-_ ]?key|access[-_ ]?key|private[-_ ]?key|api[-_ ]?token)"
 )
 # After the label: blanks, maybe a colon or equals sign, maybe a line break or two (also JSON-escaped),
-# or a dash or underscore glued (``-PRIVATE-key-<value>``), or nothing (a change of case).
+# or a dash, underscore or dot glued (``-PRIVATE-key-<value>``, ``front.key.<value>``), or nothing (a change
+# of case).
 _SEP = re.compile(
-    r"""(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4}|[-_]|)
+    r"""(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4}|[-_.]|)
     (?:(?:\r?\n|\\n)[ \t]{0,8}){0,2}
     [`'"]?""",
     re.VERBOSE,
@@ -52,7 +53,7 @@ _PARTS = re.compile(r"[-_.]")
 _PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
 _VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{16,512}(?![A-Za-z0-9+/=_.~-])")
 # The word before a weak label: the vendor's name, glued or one separator away.
-_VENDOR_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{2,40})(?:[-_ \t]|\r?\n|\\n)?\Z")
+_VENDOR_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{2,40})(?:[-_. \t]|\r?\n|\\n)?\Z")
 # Words before a label that are code or prose, not a vendor.
 _NOT_VENDOR = frozenset(
     """the a an my your our their his her its this that these those no any some each every new old
