@@ -95,6 +95,10 @@ LOOK_ALIKES = [
     "if (secret !== undefined) {",
     "if (!arguments.length) return x;",
     "$password = $request->input('password');",
+    # base64 lines of a certificate holding KEY / KEy by chance (cacert.pem, cryptography's docs)
+    "VSJYACPq4xJDKVtHCN2MQWplBqjlIapBtJUhlbl90TSrE9atvNziPTnNvT51cKEY\nWQPJIrSPnNVeKtelttQKbfi3QBFGmh95DmK/D5fs4C8fF5Q=",
+    "    cDNxABlvVNPTnqkOhKBmmwRaBwdvvksgeu2RyBNR0KEy44gWzYB9/Ter2t4Z8ASq",
+    "Q/d8JXN/MLyQrk+SECRETx9F5JMy+HuZAgefAQAjugC6389Klpqx2Z1CgwmALhjIs48GnMp",
 ]
 
 

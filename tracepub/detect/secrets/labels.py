@@ -50,6 +50,10 @@ _SEP = re.compile(
     re.VERBOSE,
 )
 _PARTS = re.compile(r"[-_.]")
+# Each word of a label is written in one case (SECRET, secret, Secret; SecretTOKEN); the vendor glued
+# before it is a word (zonka, d7network, apolloSecret, auth0Client).
+_WORDS = re.compile(rf"(?i:{_WORD})")
+_GLUED_VENDOR = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*|[A-Z][a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*")
 _PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
 _VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{16,512}(?![A-Za-z0-9+/=_.~-])")
 # The word before a weak label: the vendor's name, glued or one separator away.
@@ -81,7 +85,14 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     n = len(text)
     prev = text[start - 1] if start > 0 else ""
     first = label[0]
+    if not all(_one_case(w.group(0)) for w in _WORDS.finditer(label)) or prev in "+/=":
+        return None  # KEy, sEcReT; +KEY/: letters of a base64 run, not a word
     if prev.isalnum():
+        j = start - 1
+        while j > 0 and text[j - 1].isalnum() and start - j <= 40:
+            j -= 1
+        if start - j > 30 or (j > 0 and text[j - 1] in "+/=") or not _GLUED_VENDOR.fullmatch(text, j, start):
+            return None  # ...4xJDKVtHCN2MQWpl...cKEY: inside a base64 line, not after a vendor's name
         # glued after a vendor: the label starts with a change of case (zonkaSECRET, apolloSecret)
         if not (first.isupper() and (prev.islower() or prev.isdigit())):
             if not (strong and prev.isalpha() and label[:6].lower() in ("secret", "token")):
@@ -114,6 +125,11 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     vstart = v.start()
     tier = STRONG if strong else WEAK
     return vstart, vstart + len(value), label, tier
+
+
+def _one_case(word: str) -> bool:
+    w = word.replace("-", "").replace("_", "")
+    return w.isupper() or w.islower() or (w[:1].isupper() and w[1:].islower()) or w.lower() == "apikey"
 
 
 def _token_shaped(value: str, strong: bool) -> bool:
