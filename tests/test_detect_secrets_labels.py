@@ -95,6 +95,10 @@ LOOK_ALIKES = [
     "if (secret !== undefined) {",
     "if (!arguments.length) return x;",
     "$password = $request->input('password');",
+    # gitleaks' look-alikes: a CSRF token, a public token, Pulumi's fn::secret over a redacted value
+    "csrf-token=Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7+V4eUrLfpuyOuxmiW9rhROG/Whikle15syazJOkrjJa3U2AbhIvUw==",
+    'publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit"',
+    "        serviceAccountToken:\n          fn::secret: ops_eyJzaWduSW5B..[Redacted]",
     # base64 lines of a certificate holding KEY / KEy by chance (cacert.pem, cryptography's docs)
     "VSJYACPq4xJDKVtHCN2MQWplBqjlIapBtJUhlbl90TSrE9atvNziPTnNvT51cKEY\nWQPJIrSPnNVeKtelttQKbfi3QBFGmh95DmK/D5fs4C8fF5Q=",
     "    cDNxABlvVNPTnqkOhKBmmwRaBwdvvksgeu2RyBNR0KEy44gWzYB9/Ter2t4Z8ASq",

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.secrets import filters
-from tracepub.detect.secrets.names import STRONG, WEAK
+from tracepub.detect.secrets.names import _KEY_NOT, _NOT_SECRET_ANY, _TOKEN_NOT, STRONG, WEAK, words
 from tracepub.detect.secrets.values import clean, value_ok
 
 _WORD = r"(?:secret|token|private|access|api[-_]?key|apikey|key|password|passwd)"
@@ -58,6 +58,8 @@ _PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
 _VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{16,512}(?![A-Za-z0-9+/=_.~-])")
 # The word before a weak label: the vendor's name, glued or one separator away.
 _VENDOR_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{2,40})(?:[-_. \t]|\r?\n|\\n)?\Z")
+# The word before a label that makes it a name of something else (names.py's lists: csrf token, public key).
+_NAME_NOT = _TOKEN_NOT | _KEY_NOT | _NOT_SECRET_ANY
 # Words before a label that are code or prose, not a vendor.
 _NOT_VENDOR = frozenset(
     """the a an my your our their his her its this that these those no any some each every new old
@@ -85,7 +87,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     n = len(text)
     prev = text[start - 1] if start > 0 else ""
     first = label[0]
-    if not all(_one_case(w.group(0)) for w in _WORDS.finditer(label)) or prev in "+/=":
+    if not all(_one_case(w.group(0)) for w in _WORDS.finditer(label)) or prev in "+/=:":
         return None  # KEy, sEcReT; +KEY/: letters of a base64 run, not a word
     if prev.isalnum():
         j = start - 1
@@ -104,8 +106,12 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
         last = label[-1]
         if last.islower() == nxt.islower():
             return None  # keyboard, tokens, privately, SECRETS: the word goes on
+    vendor = _VENDOR_BEFORE.search(text, max(0, start - 48), start)
+    if vendor is not None:
+        before = words(vendor.group(1))
+        if before and before[-1] in _NAME_NOT:
+            return None  # csrf-token=, publicToken, cache key: names says what the value is not
     if not strong:
-        vendor = _VENDOR_BEFORE.search(text, max(0, start - 48), start)
         if vendor is None:
             return None
         word = vendor.group(1)
