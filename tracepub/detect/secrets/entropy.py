@@ -39,6 +39,7 @@ from operator import itemgetter
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.keywords import KeywordIndex
+from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
 from tracepub.detect.secrets.labels import label_span
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
@@ -138,6 +139,10 @@ class ContextEntropy(Detector):
         done = -1
         pat = _TRIGGERS.index("pat")
         labels = _LABEL_HITS
+        weak_words = _WEAK_WORD_HITS
+        quick = (
+            LABEL_QUICK.match
+        )  # a label, a separator, 16 value characters (labels.label_span's first test)
         n = len(text)
         # ``_ident_bounds`` then ``_assignment``, inlined: most hits ("KeyError", "PASSED",
         # "tokens") are names of tier 0, and the Python around them was the detector's cost.
@@ -145,6 +150,16 @@ class ContextEntropy(Detector):
         tiers = _IDENT_TIERS
         for k, start, end in sorted(found, key=_hit_start):
             if start <= done:
+                continue
+            if k in weak_words:
+                # "private" / "access" name nothing alone (a name holding one also holds key, token or
+                # secret, whose own hit reads it): only a label may start here, and Java's "private"
+                # is everywhere, so the cheap test of _weak_label_may_start comes first
+                if _weak_label_may_start(text, start) and quick(text, start) is not None:
+                    span = self._label(text, start, start)
+                    if span is not None:
+                        done = span.end
+                        spans.append(span)
                 continue
             if k == pat and (
                 end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()
@@ -171,7 +186,7 @@ class ContextEntropy(Detector):
                     span = self._nearby(text, b, ident.lstrip("-").strip("."), tier, a)
             else:
                 span = None
-            if span is None and k in labels:
+            if span is None and k in labels and quick(text, start) is not None:
                 span = self._label(text, start, a)
                 if span is not None:
                     done = max(done, span.end)
@@ -472,6 +487,17 @@ _EXPRESSION_GOES_ON = re.compile(r"""[ \t]{1,4}(?:[-+*/%|&^]|\?\?|\|\||&&)[ \t]{
 
 # Trigger words that may open a label (``labels``): secret, token, key, private, access, pass(word).
 _LABEL_HITS = frozenset(_TRIGGERS.index(w) for w in ("secret", "token", "key", "private", "access", "pass"))
+_WEAK_WORD_HITS = frozenset((_TRIGGERS.index("private"), _TRIGGERS.index("access")))
+
+
+def _weak_label_may_start(text: str, start: int) -> bool:
+    """Whether a label may start at this "private" / "access": written lower case it needs a vendor's
+    name one separator before (``pandadoc private V``), not indentation or an operator."""
+    if not text[start].islower():
+        return True
+    return start >= 2 and text[start - 1] in "-_. \t\n" and text[start - 2].isalnum()
+
+
 _NAMED_TYPE = re.compile(r"(?i:token|key|secret|pass)")
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)
 
