@@ -1,6 +1,7 @@
-"""Secret recall on a second suite nobody here wrote: Nosey Parker's rule examples.
+"""Secret recall on suites of YAML rules nobody here wrote: Nosey Parker's and Kingfisher's examples.
 
-    python bench/recall_np.py                                     # every example, harness and place
+    python bench/recall_np.py                                     # Nosey Parker: every example, harness, place
+    python bench/recall_np.py --suite kingfisher                  # Kingfisher's rule examples
     python bench/recall_np.py --limit 100 --harness claude_code,codex
     python bench/recall_np.py --json /tmp/recall-np.json --check
 
@@ -11,14 +12,23 @@ from what its authors met in public code (Gradle files, `.npmrc`, ODBC strings, 
 Jenkins XML) and `negative_examples` that look like secrets but are not. A second opinion, of
 another hand.
 
-The rules are read at run time from a git checkout of that repository (``--repo``: a bare or
-normal git directory; its newest commit's rule files are read with ``git show``), never copied
+``--suite kingfisher``: MongoDB's Kingfisher (mongodb/kingfisher, `data/rules/*.yml`) grew from
+Nosey Parker's rule format (same ``pattern`` / ``examples`` keys) and carries some 640 rule files,
+many for vendors no other suite names, with examples written as its authors met them (``vendor
+SECRET value``, glued ``vendorTOKEN:value``); it has few negative examples, so its fp figure
+rests on a handful. A third opinion, and the widest one on vendors.
+
+The rules are read at run time from a git checkout of the suite's repository (``--repo``: a bare
+or normal git directory; its newest commit's rule files are read with ``git show``), never copied
 into this tree. An example's secrets are what the rule itself captures: every non-empty group
 of its pattern (Rust regex syntax, compiled with the ``regex`` module) on the example; an
 example its own rule does not match is skipped. Each example is then planted exactly as
 bench/recall.py plants gitleaks' samples (6 harnesses x 4 places, canaries, the real
 ``tracepub redact`` in a subprocess) and scored the same way: fully redacted / partial /
 leaked for the examples, kept for the negative examples (their longest token must survive).
+Only the session files are scored: the dataset card (README.md) lists the redaction types and
+their counts, and a common word used as a password (``secret``) in its type table is no leak of
+the planting (the card is checked by the publish re-scan); file names still count.
 """
 
 from __future__ import annotations
@@ -40,8 +50,15 @@ sys.path.insert(0, str(HERE))
 import recall as rc  # noqa: E402
 import yaml  # noqa: E402
 
-REPO = Path("/work/.mirror/praetorian-inc+noseyparker/repo")
-RULES = "crates/noseyparker/data/default/builtin/rules/"
+# suite -> (its git directory on this machine, the folder of its rule files)
+SUITES = {
+    "noseyparker": (
+        Path("/work/.mirror/praetorian-inc+noseyparker/repo"),
+        "crates/noseyparker/data/default/builtin/rules/",
+    ),
+    "kingfisher": (Path("/work/.mirror/mongodb+kingfisher/repo"), "data/rules/"),
+}
+REPO, RULES = SUITES["noseyparker"]
 MIN_SECRET = 6  # a shorter capture (a user name, a port) is context, not the secret measured
 # A capture its rule comments as one of these (``([a-z0-9]+) (?# username)``) is context, not secret.
 CONTEXT_GROUP = re.compile(
@@ -129,20 +146,28 @@ def context_groups(pattern: str) -> set[int]:
     return out
 
 
+# A capture that is a whole URL with user-info (Kingfisher's postgres rules): its password is the secret.
+URL_USERINFO = re.compile(r"[A-Za-z][\w+.-]*://[^:@/\s]*:(?P<pw>[^\s/]+)@[^@\s]+\Z")
+
+
 def secret_of(value: str) -> str:
-    """The part of a capture that is secret: a webhook URL without its scheme, host and path words."""
+    """The part of a capture that is secret: a webhook URL without its scheme, host and path words;
+    a URL's password without the scheme, user and host around it."""
+    u = URL_USERINFO.match(value)
+    if u is not None:
+        return u.group("pw")
     m = URL_PREFIX.match(value)
     return value[m.end() :] if m and len(value) - m.end() >= 16 else value
 
 
-def load_samples(repo: Path) -> tuple[list[rc.Sample], dict[str, int]]:
+def load_samples(repo: Path, rules_dir: str = RULES) -> tuple[list[rc.Sample], dict[str, int]]:
     """The examples of every rule as tp samples and the negative examples as fp samples, with counts
     of what was left out: examples the rule's own pattern does not capture, rules labelled
     ``identifier`` and not ``secret`` by Nosey Parker (ARNs, buckets, client ids), and negative
     examples another of its rules takes as a secret (a Slack token is a negative of the rule for
     another Slack shape: it is no look-alike)."""
     files = [
-        f for f in _git(repo, "ls-tree", "-r", "--name-only", "HEAD", RULES).split() if f.endswith(".yml")
+        f for f in _git(repo, "ls-tree", "-r", "--name-only", "HEAD", rules_dir).split() if f.endswith(".yml")
     ]
     rules = []
     for f in sorted(files):
@@ -186,6 +211,16 @@ def load_samples(repo: Path) -> tuple[list[rc.Sample], dict[str, int]]:
     return out, left
 
 
+def read_sessions(dataset: Path) -> rc.Output:
+    """bench/recall.py's reading of the output with the dataset card left out of the text every
+    planting is scored against (the module docstring says why); file names stay in it."""
+    out = rc.read_output(dataset)
+    out.common = "\n".join(
+        p.relative_to(dataset).as_posix() for p in sorted(dataset.rglob("*")) if p.is_file()
+    )
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0],
@@ -193,8 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         epilog=__doc__.split("\n\n")[1],
     )
     ap.add_argument(
-        "--repo", type=Path, default=REPO, help="Nosey Parker git directory (default: %(default)s)."
+        "--suite", choices=sorted(SUITES), default="noseyparker", help="Rule suite (default: %(default)s)."
     )
+    ap.add_argument("--repo", type=Path, help="The suite's git directory (default: its mirror, see SUITES).")
     ap.add_argument("--harness", default=",".join(rc.HARNESSES), help="Comma-separated harnesses.")
     ap.add_argument("--places", default=",".join(rc.PLACES), help="Comma-separated places.")
     ap.add_argument("--limit", type=int, help="At most this many samples, spread over the rules.")
@@ -210,11 +246,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--check", action="store_true", help="Exit 1 below bench/recall.py's targets.")
     args = ap.parse_args(argv)
+    default_repo, rules_dir = SUITES[args.suite]
+    args.repo = args.repo or default_repo
     if not (args.repo / "HEAD").exists() and not (args.repo / ".git").exists():
-        ap.error(f"{args.repo} is not a git directory of praetorian-inc/noseyparker (--repo)")
+        ap.error(f"{args.repo} is not a git directory of the {args.suite} suite (--repo)")
     harnesses = rc._names(args.harness, [w.harness for w in rc.WRITERS], "harness")
     places = rc._names(args.places, rc.PLACES, "place")
-    all_samples, left = load_samples(args.repo)
+    all_samples, left = load_samples(args.repo, rules_dir)
     samples = rc.subsample(all_samples, args.limit, args.seed, args.family, args.kind)
     if not samples:
         ap.error("no sample left after --family/--kind/--limit")
@@ -225,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         run = rc.run_redact(c.corpus, work / "out", c.env, args.jobs)
         seconds = time.perf_counter() - t0
-        output = rc.read_output(work / "out" / "dataset")
+        output = read_sessions(work / "out" / "dataset")
         results = rc.score(c.plantings, output)
     finally:
         if ctx is not None:
@@ -244,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
         doc = {
             "summary": s,
             "targets": rc.TARGETS,
+            "suite": args.suite,
             "repo": str(args.repo),
             "commit": _git(args.repo, "rev-parse", "HEAD").strip(),
             "failures": rc.failures_json(results),

@@ -69,6 +69,10 @@ def _in_text_reference(ce, text: str):
         a, b = entropy._ident_bounds(text, start, end)
         done = b
         span = ce._assignment(text, a, b)
+        if span is None and k in entropy._LABEL_HITS:  # a label then its value (``labels``)
+            span = ce._label(text, start, a)
+            if span is not None:
+                done = max(done, span.end)
         if span is not None:
             spans.append(span)
     return spans

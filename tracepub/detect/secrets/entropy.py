@@ -39,6 +39,8 @@ from operator import itemgetter
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.keywords import KeywordIndex
+from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
+from tracepub.detect.secrets.labels import label_span
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
 from tracepub.detect.secrets.values import clean as _clean
@@ -46,7 +48,8 @@ from tracepub.detect.secrets.values import type_for as _type_for
 from tracepub.detect.secrets.values import value_ok
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
-_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat")
+_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat", "private", "access")
+_KEY_WORDS = _TRIGGERS[:8]  # a JSON key holding "private" or "access" alone names no secret
 
 
 # After the name: an optional closing quote (JSON key, ['key']), then an operator, then a value.
@@ -89,7 +92,7 @@ class ContextEntropy(Detector):
     high_confidence = False
     # Only the trigger words can start a finding; a string under a key containing one of them
     # (``{"client_secret": "..."}``) is checked whatever its text. Spans depend on ``leaf.key``.
-    trigger = Trigger(literals=_TRIGGERS, key_words=_TRIGGERS)
+    trigger = Trigger(literals=_TRIGGERS, key_words=_KEY_WORDS)
 
     MEMO_CHARS = 4_000_000
 
@@ -135,6 +138,11 @@ class ContextEntropy(Detector):
             found = self._index.find(low)
         done = -1
         pat = _TRIGGERS.index("pat")
+        labels = _LABEL_HITS
+        weak_words = _WEAK_WORD_HITS
+        quick = (
+            LABEL_QUICK.match
+        )  # a label, a separator, 16 value characters (labels.label_span's first test)
         n = len(text)
         # ``_ident_bounds`` then ``_assignment``, inlined: most hits ("KeyError", "PASSED",
         # "tokens") are names of tier 0, and the Python around them was the detector's cost.
@@ -142,6 +150,16 @@ class ContextEntropy(Detector):
         tiers = _IDENT_TIERS
         for k, start, end in sorted(found, key=_hit_start):
             if start <= done:
+                continue
+            if k in weak_words:
+                # "private" / "access" name nothing alone (a name holding one also holds key, token or
+                # secret, whose own hit reads it): only a label may start here, and Java's "private"
+                # is everywhere, so the cheap test of _weak_label_may_start comes first
+                if _weak_label_may_start(text, start) and quick(text, start) is not None:
+                    span = self._label(text, start, start)
+                    if span is not None:
+                        done = span.end
+                        spans.append(span)
                 continue
             if k == pat and (
                 end < n and text[end].lower().isalpha() or start > 0 and text[start - 1].lower().isalpha()
@@ -166,9 +184,26 @@ class ContextEntropy(Detector):
                     span = self._assignment(text, a, b)
                 else:  # neither _ASSIGN, _FLAG, _ELEMENT, _SET_VALUE nor _REAL_ASSIGNMENT can match here
                     span = self._nearby(text, b, ident.lstrip("-").strip("."), tier, a)
+            else:
+                span = None
+            if span is None and k in labels and quick(text, start) is not None:
+                span = self._label(text, start, a)
                 if span is not None:
-                    spans.append(span)
+                    done = max(done, span.end)
+            if span is not None:
+                spans.append(span)
         return spans
+
+    def _label(self, text: str, start: int, a: int) -> Span | None:
+        """``vendor SECRET value``, ``vendorTOKEN:value``, ``vendor-PRIVATE-key-value`` (``labels``)."""
+        if start >= 3 and text[start - 3 : start].lower() == "api":
+            start -= 3  # apolloAPIKEY: the label is the whole "APIKEY"
+        found = label_span(text, start, a)
+        if found is None:
+            return None
+        vs, ve, label, tier = found
+        name = label if _NAMED_TYPE.search(label) else f"{label}_token"
+        return self._span(vs, ve, name, tier, "label", text)
 
     def _keyed(self, text: str, key: str) -> Span | None:
         tier = name_tier(key)
@@ -251,6 +286,12 @@ class ContextEntropy(Detector):
             setting = op == "=" and _config_pair(text, a, name)
             code_like = code_like and not setting
             code_like = code_like or (quoted_name and op in (":", "=>"))
+            if op in _COMPARE and m.group("qv") is not None and tier == STRONG and "secret" in name.lower():
+                # creds.Secret != "open-sesame": a string literal a secret is checked against is one
+                tier, code_like = PASSWORD, False
+            if code_like and a > 0 and text[a - 1] == "$" and m.group("uv") is not None:
+                # PHP: $password = goodspec; (a bare word is a constant's text, a variable has its $)
+                code_like = not text.startswith(";", m.end("uv")) or m.group("uv")[:1] == "$"
             if op.strip() in ("is", "was") and m.group("qv") is None:
                 # "the password is incorrect", "elif token is Number.Float": a word or a name
                 # after "is" is prose or code; a password or token there is not a name
@@ -412,6 +453,7 @@ def _config_pair(text: str, a: int, name: str) -> bool:
     )
 
 
+_COMPARE = frozenset(("==", "===", "!=", "!=="))
 _CODE_OPS = frozenset(("=", "==", "===", "!=", "!==", ".=", "+=", "||=", "<-"))
 # XML: the element's end (or an attribute's closing quote, then the end), blanks and line breaks
 # (JSON-escaped ones too, and a file view's line numbers), the value, blanks, the closing tag.
@@ -443,6 +485,20 @@ _HANDED_VALUE = re.compile(
 _EXPRESSION_GOES_ON = re.compile(r"""[ \t]{1,4}(?:[-+*/%|&^]|\?\?|\|\||&&)[ \t]{1,4}[\w"'(\[]""")
 
 
+# Trigger words that may open a label (``labels``): secret, token, key, private, access, pass(word).
+_LABEL_HITS = frozenset(_TRIGGERS.index(w) for w in ("secret", "token", "key", "private", "access", "pass"))
+_WEAK_WORD_HITS = frozenset((_TRIGGERS.index("private"), _TRIGGERS.index("access")))
+
+
+def _weak_label_may_start(text: str, start: int) -> bool:
+    """Whether a label may start at this "private" / "access": written lower case it needs a vendor's
+    name one separator before (``pandadoc private V``), not indentation or an operator."""
+    if not text[start].islower():
+        return True
+    return start >= 2 and text[start - 1] in "-_. \t\n" and text[start - 2].isalnum()
+
+
+_NAMED_TYPE = re.compile(r"(?i:token|key|secret|pass)")
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)
 
 

@@ -1,0 +1,111 @@
+"""Places found missing on a third outside suite (Kingfisher's rule examples, bench/recall_np.py
+--suite kingfisher): a vendor's name and a secret word as a label before the value
+(``detect/secrets/labels.py``), comparisons against a secret-named field, PHP bare words, URL
+passwords holding ``@``, multi-host URLs, and vendor prefixes without a rule before. Each case
+plants a fake value of the right shape (``tracepub.fakes`` templates) and checks through
+``Engine.scan`` that the whole value is covered; the look-alikes must give no ``secret.*`` span.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
+from tracepub.fakes import expand
+from tracepub.model import Leaf
+
+RNG = random.Random(20261202)
+TEXT = Leaf("test", ("text",), None, False)
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(DetectConfig(ner=False))
+
+
+def _spans(engine: Engine, text: str):
+    return [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
+
+
+def covered(engine: Engine, text: str, secret: str) -> bool:
+    spans = _spans(engine, text)
+    start = text.find(secret)
+    assert start >= 0, (text, secret)
+    return all(any(s.start <= i < s.end for s in spans) for i in range(start, start + len(secret)))
+
+
+# (text with {v}, value template)
+CASES = {
+    "label-blank": ("carboninterface SECRET {v}", "{{alnum:20}}"),
+    "label-lower": ("nuget secret {v}", "{{lowerdigits:24}}"),
+    "label-weak-private": ("pandadoc PRIVATE {v}", "{{alnum:20}}"),
+    "label-weak-key": ("detectlanguage KEY {v}", "{{alnum:20}}"),
+    "label-glued-colon": ("sportsmonkPRIVATE:{v}", "{{alnum:24}}"),
+    "label-glued-camel": ("apolloSecretTOKEN {v}", "{{alnum:22}}"),
+    "label-apikey": ("apolloAPIKEY {v}", "{{alnum:22}}"),
+    "label-dashes": ("hellosign-PRIVATE-key-{v}", "{{alnum:30}}"),
+    "label-base64": ("d7networkACCESS {v}==", "{{alnum:20}}"),
+    "label-lines": ("visualcrossing\nPRIVATE \n{v}\n", "{{alnum:24}}"),
+    "label-two-words": ("upcdatabase ACCESS KEY {v}", "{{upperdigits:32}}"),
+    "label-hex-strong": ("owlbot TOKEN {v}", "{{lowerhex:40}}"),
+    "label-uuid-glued-lower": ("codatoken-{v}", "{{uuid}}"),
+    "label-digits-strong": ("vercel SECRET {v}", "{{digits:24}}"),
+    "label-json-escaped": ('{{"note": "zonka\\nSECRET {v}\\n"}}', "{{alnum:24}}"),
+    "compare-secret": ('if creds.Secret != "{v}" {{', "{{lower:5}}-{{lower:6}}"),
+    "compare-secret-eq": ("if (cfg.client_secret == '{v}') return", "{{lower:6}}_{{lower:5}}"),
+    "php-bareword": ("\\r\\n\\t\\t$password = {v};\\r\\n", "{{lower:9}}"),
+    "url-password-at": (
+        'CONNECTION_URI="postgis://postgres:{v}@db.example.com:5434/geo"',
+        "{{alnum:6}}@{{alnum:4}}",
+    ),
+    "url-multihost": ("postgresql://app:{{lower:9}}@h1:5432,app:{v}@h2:5433/db", "{{lower:10}}"),
+    "salesforce": ("export SF_ACCESS_TOKEN={v}", "00D{{alnum:12}}!AQ{{alnum:96}}"),
+    "teamwork": ("teamwork {v}", "tkn.v1_{{alnum:71}}="),
+    "ubidots": ("token: {v}", "BBFF-{{alnum:30}}"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_label_place_is_redacted_whole(engine, name):
+    template, value_template = CASES[name]
+    value = expand(value_template, RNG)
+    text = template.replace("{v}", value)
+    text = expand(text, RNG)
+    assert covered(engine, text, value), (name, text, _spans(engine, text))
+
+
+LOOK_ALIKES = [
+    "private String foo = bar;",
+    "the access token below is used for the next request",
+    "private static final String ACCESS_MODE_READ_ONLY_FOR_TESTS = mode;",
+    "the monkey 1aB2cD3eF4gH5iJ6kL7m went home",
+    "tokens 1aB2cD3eF4gH5iJ6kL7m were counted",
+    "to-create-a-custom-key-store-to-its-cloudhsm-cluster-1628626947750",
+    "to-create-a-custom-key-store-1628627769469",
+    '"hostname" : "access-analyzer.eu-west-1.api.aws",',
+    "forge.pki.privateKey.forge.pkcs5.pbkdf2",
+    "pkcs_9_at_userPKCS12",
+    "queue limit token: job=2434ff47a7ec9d8a attempt=2",
+    "ssh key 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
+    "the secret KeyboardInterruptHandler",
+    "if token == 'function':",
+    "if (secret !== undefined) {",
+    "if (!arguments.length) return x;",
+    "$password = $request->input('password');",
+    # gitleaks' look-alikes: a CSRF token, a public token, Pulumi's fn::secret over a redacted value
+    "csrf-token=Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7+V4eUrLfpuyOuxmiW9rhROG/Whikle15syazJOkrjJa3U2AbhIvUw==",
+    'publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit"',
+    "        serviceAccountToken:\n          fn::secret: ops_eyJzaWduSW5B..[Redacted]",
+    # base64 lines of a certificate holding KEY / KEy by chance (cacert.pem, cryptography's docs)
+    "VSJYACPq4xJDKVtHCN2MQWplBqjlIapBtJUhlbl90TSrE9atvNziPTnNvT51cKEY\nWQPJIrSPnNVeKtelttQKbfi3QBFGmh95DmK/D5fs4C8fF5Q=",
+    "    cDNxABlvVNPTnqkOhKBmmwRaBwdvvksgeu2RyBNR0KEy44gWzYB9/Ter2t4Z8ASq",
+    "Q/d8JXN/MLyQrk+SECRETx9F5JMy+HuZAgefAQAjugC6389Klpqx2Z1CgwmALhjIs48GnMp",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_look_alike_is_kept(engine, text):
+    assert _spans(engine, text) == [], text

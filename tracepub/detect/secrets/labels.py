@@ -1,0 +1,174 @@
+"""A secret's place with no operator: a vendor's name, a secret word, then the value.
+
+Split from ``entropy.py`` (which finds ``NAME = value``, elements, commands and prose) along the
+seam of *how the place is written*: here the name is a label, not a variable. Other tools' rule
+suites (Kingfisher's above all) and people's notes write credentials as ``clarifai SECRET
+dkHL49dId5...``, ``sportsmonkPRIVATE:abc...``, ``graphhopperSECRETyo-9876...``,
+``hellosign-PRIVATE-key-LaKSDJF98...``, ``visualcrossing`` / ``PRIVATE`` / value on three lines,
+``d7networkACCESS qwe0987654321XYZ+=Sdf==``: a label word (``secret``, ``token``, ``private``,
+``access``, ``key``, ``apikey``, ``password``, alone or joined: ``SECRET_TOKEN``, ``ACCESS KEY``),
+then a blank, a colon or equals sign, a line break, a dash, or nothing but a change of case, then
+a token-shaped value.
+
+What keeps it from firing in code and prose:
+
+- the label is a word of its own: separated, or glued with a change of case (``zonkaSECRET``,
+  ``apolloSecretTOKEN``); lower case glued on both sides (``monkey``, ``tokens``,
+  ``accessible``) is not a label. Only ``secret`` and ``token`` may be glued lower case after a
+  vendor (``codatoken-<uuid>``, ``datadog-secrettoken-<hex>``), and then only before a separator;
+- *strong* labels (a word of ``secret``, ``token``, ``password``, or ``api key`` / ``access key``
+  / ``private key``) take any random-looking value of 16 characters or more, hex and UUIDs
+  included; *weak* ones (``private``, ``access``, ``key`` alone) need a vendor's name
+  right before them (not a word of code or prose: ``private String``, ``the access token``,
+  ``ssh key``), and a value of at least 16 characters with letters and digits that looks random
+  (or hex or a UUID of a key's length); they are flagged for review, as weak names are;
+- the value is judged by ``values.value_ok`` as a strong name's value (placeholders, references,
+  code names, versions, paths and identifiers stay).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tracepub.detect.secrets import filters
+from tracepub.detect.secrets.names import _KEY_NOT, _NOT_SECRET_ANY, _TOKEN_NOT, STRONG, WEAK, words
+from tracepub.detect.secrets.values import clean, value_ok
+
+_WORD = r"(?:secret|token|private|access|api[-_]?key|apikey|key|password|passwd)"
+# The label: secret words joined by nothing, one of ``-_`` or a blank (``SECRET_TOKEN``, ``ACCESS KEY``).
+_RUN = re.compile(rf"(?i:{_WORD}(?:[-_ ]?{_WORD}){{0,3}})")
+_STRONG_RUN = re.compile(
+    r"(?i:secret|token|password|passwd|api[-_ ]?key|access[-_ ]?key|private[-_ ]?key|api[-_ ]?token)"
+)
+# After the label: blanks, maybe a colon or equals sign, maybe a line break or two (also JSON-escaped),
+# or a dash, underscore or dot glued (``-PRIVATE-key-<value>``, ``front.key.<value>``), or nothing (a change
+# of case).
+_SEP = re.compile(
+    r"""(?:[ \t]{0,4}[:=][ \t]{0,4}|[ \t]{1,4}|[-_.]|)
+    (?:(?:\r?\n|\\n)[ \t]{0,8}){0,2}
+    [`'"]?""",
+    re.VERBOSE,
+)
+# The label, a separator and 16 value characters in one match: what every label_span finding starts
+# with, tested first (the hits of the entropy detector's trigger words are many, labels few).
+QUICK = re.compile(_RUN.pattern + _SEP.pattern + r"[A-Za-z0-9+/=_.~-]{16}", re.VERBOSE)
+_PARTS = re.compile(r"[-_.]")
+# Each word of a label is written in one case (SECRET, secret, Secret; SecretTOKEN); the vendor glued
+# before it is a word (zonka, d7network, apolloSecret, auth0Client).
+_WORDS = re.compile(rf"(?i:{_WORD})")
+_GLUED_VENDOR = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*|[A-Z][a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*")
+_PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
+_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{16,512}(?![A-Za-z0-9+/=_.~-])")
+# The word before a weak label: the vendor's name, glued or one separator away.
+_VENDOR_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{2,40})(?:[-_. \t]|\r?\n|\\n)?\Z")
+# The word before a label that makes it a name of something else (names.py's lists: csrf token, public key).
+_NAME_NOT = _TOKEN_NOT | _KEY_NOT | _NOT_SECRET_ANY
+# Words before a label that are code or prose, not a vendor.
+_NOT_VENDOR = frozenset(
+    """the a an my your our their his her its this that these those no any some each every new old
+    with for from to of in on at by as is are was be and or not use using set get has have had
+    public private protected internal static final const var let val def func function class
+    struct enum interface type return new string str bytes int bool char void byte object
+    ssh gpg pgp rsa dsa ecdsa host hosts primary foreign sort partition cache map hash lookup
+    index unique composite row column field group route query registry item entry record node
+    list table order cursor state store local event message tag feature flag cluster
+    shard attribute property dimension translation hot shortcut label sign signing
+    read write only full grant revoke deny allow denied granted root admin user users
+    restricted limited open public anonymous remote direct file disk memory network""".split()
+)
+
+
+def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | None:
+    """The value after a label starting at ``start`` (a trigger word's hit), as ``(start, end,
+    label, tier)``; ``lo``: where the name around the hit begins (the vendor glued before it)."""
+    if QUICK.match(text, start) is None:
+        return None  # (most hits: KeyError, token_count = 5, "key in d": one C call, no label)
+    m = _RUN.match(text, start)
+    if m is None:
+        return None
+    label = m.group(0)
+    strong = _STRONG_RUN.search(label) is not None
+    end = m.end()
+    n = len(text)
+    prev = text[start - 1] if start > 0 else ""
+    first = label[0]
+    if not all(_one_case(w.group(0)) for w in _WORDS.finditer(label)) or prev in "+/=:":
+        return None  # KEy, sEcReT; +KEY/: letters of a base64 run, not a word
+    if prev.isalnum():
+        j = start - 1
+        while j > 0 and text[j - 1].isalnum() and start - j <= 40:
+            j -= 1
+        if start - j > 30 or (j > 0 and text[j - 1] in "+/=") or not _GLUED_VENDOR.fullmatch(text, j, start):
+            return None  # ...4xJDKVtHCN2MQWpl...cKEY: inside a base64 line, not after a vendor's name
+        # glued after a vendor: the label starts with a change of case (zonkaSECRET, apolloSecret)
+        if not (first.isupper() and (prev.islower() or prev.isdigit())):
+            if not (strong and prev.isalpha() and label[:6].lower() in ("secret", "token")):
+                return None
+            if end >= n or text[end] not in "-_ \t:=":
+                return None  # (codatoken-<uuid> yes; bigtokens, nosecretary no)
+    nxt = text[end] if end < n else ""
+    if nxt.isalpha():
+        last = label[-1]
+        if last.islower() == nxt.islower():
+            return None  # keyboard, tokens, privately, SECRETS: the word goes on
+    vendor = _VENDOR_BEFORE.search(text, max(0, start - 48), start)
+    if vendor is not None:
+        before = words(vendor.group(1))
+        if before and before[-1] in _NAME_NOT:
+            return None  # csrf-token=, publicToken, cache key: names says what the value is not
+    if not strong:
+        if vendor is None:
+            return None
+        word = vendor.group(1)
+        if word.lower() in _NOT_VENDOR or word.isdigit():
+            return None
+    s = _SEP.match(text, end)
+    if s is None:
+        return None
+    v = _VALUE.match(text, s.end())
+    if v is None:
+        return None
+    value = clean(v.group(0))
+    if s.end() == end and value[:1].islower() == label[-1].islower() and value[:1].isalpha():
+        return None  # glued with no change of case: the same word
+    if not _token_shaped(value, strong):
+        return None
+    vstart = v.start()
+    tier = STRONG if strong else WEAK
+    return vstart, vstart + len(value), label, tier
+
+
+def _one_case(word: str) -> bool:
+    w = word.replace("-", "").replace("_", "")
+    return w.isupper() or w.islower() or (w[:1].isupper() and w[1:].islower()) or w.lower() == "apikey"
+
+
+def _token_shaped(value: str, strong: bool) -> bool:
+    """Random-looking, 16 characters or more, letters and digits; hex or a UUID counts for a
+    strong label, and for a weak one only at a key's length (32 or 64 hex, a UUID)."""
+    if len(value) < 16:
+        return False
+    digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
+    if not (digits and letters):
+        # one class only: a strong label's value may be all digits (value_ok's rule for numbers)
+        # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
+        if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
+            return False
+        return value_ok(value, STRONG, quoted=False) and (digits or filters.looks_random(value, 20))
+    if _PAIR.match(value):
+        return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
+    if not value[0].isalnum():
+        return False  # (.eu-west-1.api.aws: the rest of a host name)
+    parts = _PARTS.split(value)
+    if sum(p.isalpha() and len(p) >= 2 for p in parts) >= 2:
+        return False  # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id
+    if len(parts) > 1 and all(p.isalpha() or p.isdigit() for p in parts):
+        return False  # store-1628627769469: a word and a number (an example's id)
+    if "." in value and not any(len(p) >= 16 for p in value.split(".")):
+        return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
+    if not value_ok(value, STRONG, quoted=False):
+        return False
+    hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
+    if hexlike:
+        return strong or filters.is_uuid(value) or len(value) in (32, 64)
+    return filters.looks_random(value, 16)
