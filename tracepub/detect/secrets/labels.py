@@ -131,7 +131,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     value = clean(v.group(0))
     if s.end() == end and value[:1].islower() == label[-1].islower() and value[:1].isalpha():
         return None  # glued with no change of case: the same word
-    if not _token_shaped(value, strong):
+    if not _token_shaped(value, strong, assigned=any(c in s.group(0) for c in ":=")):
         return None
     vstart = v.start()
     tier = STRONG if strong else WEAK
@@ -143,9 +143,11 @@ def _one_case(word: str) -> bool:
     return w.isupper() or w.islower() or (w[:1].isupper() and w[1:].islower()) or w.lower() == "apikey"
 
 
-def _token_shaped(value: str, strong: bool) -> bool:
+def _token_shaped(value: str, strong: bool, assigned: bool = False) -> bool:
     """Random-looking, 16 characters or more, letters and digits; hex or a UUID counts for a
-    strong label, and for a weak one only at a key's length (32 or 64 hex, a UUID)."""
+    strong label, and for a weak one only at a key's length (32 or 64 hex, a UUID) written as a
+    label (``numverify KEY <hex>``). Assigned (``acme_key = <hex>``) it is the variable place,
+    where values.py keeps a hash's length or a UUID under a weak name (cache keys, object ids)."""
     if len(value) < 16:
         return False
     digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
@@ -170,5 +172,5 @@ def _token_shaped(value: str, strong: bool) -> bool:
         return False
     hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
     if hexlike:
-        return strong or filters.is_uuid(value) or len(value) in (32, 64)
+        return strong or (not assigned and (filters.is_uuid(value) or len(value) in (32, 64)))
     return filters.looks_random(value, 16)
