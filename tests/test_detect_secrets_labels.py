@@ -11,30 +11,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from secretkit import covered, secret_spans
 
 from tracepub.detect.engine import Engine
 from tracepub.detect.registry import DetectConfig
 from tracepub.fakes import expand
-from tracepub.model import Leaf
 
 RNG = random.Random(20261202)
-TEXT = Leaf("test", ("text",), None, False)
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(DetectConfig(ner=False))
-
-
-def _spans(engine: Engine, text: str):
-    return [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
-
-
-def covered(engine: Engine, text: str, secret: str) -> bool:
-    spans = _spans(engine, text)
-    start = text.find(secret)
-    assert start >= 0, (text, secret)
-    return all(any(s.start <= i < s.end for s in spans) for i in range(start, start + len(secret)))
 
 
 # (text with {v}, value template)
@@ -74,7 +62,7 @@ def test_label_place_is_redacted_whole(engine, name):
     value = expand(value_template, RNG)
     text = template.replace("{v}", value)
     text = expand(text, RNG)
-    assert covered(engine, text, value), (name, text, _spans(engine, text))
+    assert covered(engine, text, value), (name, text, secret_spans(engine, text))
 
 
 LOOK_ALIKES = [
@@ -108,4 +96,4 @@ LOOK_ALIKES = [
 
 @pytest.mark.parametrize("text", LOOK_ALIKES)
 def test_look_alike_is_kept(engine, text):
-    assert _spans(engine, text) == [], text
+    assert secret_spans(engine, text) == [], text

@@ -7,25 +7,16 @@ and the look-alikes that must stay.
 from __future__ import annotations
 
 import pytest
+from secretkit import covered, secret_spans
 
 from tracepub.detect.engine import Engine
 from tracepub.detect.found import propagates
 from tracepub.detect.registry import DetectConfig
-from tracepub.model import Leaf
-
-TEXT = Leaf("test", ("text",), None, False)
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(DetectConfig(ner=False))
-
-
-def covered(engine: Engine, text: str, secret: str) -> bool:
-    spans = [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
-    start = text.find(secret)
-    assert start >= 0, (text, secret)
-    return all(any(s.start <= i < s.end for s in spans) for i in range(start, start + len(secret)))
 
 
 # (text, the password in it): words, stand-in words and weak passwords people do use
@@ -82,7 +73,7 @@ NOT_PASSWORDS = [
 
 @pytest.mark.parametrize("text", NOT_PASSWORDS)
 def test_not_a_password(engine: Engine, text: str) -> None:
-    spans = [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
+    spans = secret_spans(engine, text)
     assert not spans, [(s.type, text[s.start : s.end]) for s in spans]
 
 

@@ -13,6 +13,7 @@ import base64
 import random
 
 import pytest
+from secretkit import TEXT, covered, secret_values
 
 from tracepub.detect.engine import Engine
 from tracepub.detect.registry import DetectConfig
@@ -21,28 +22,11 @@ from tracepub.fakes import expand
 from tracepub.model import Leaf
 
 RNG = random.Random(20260402)
-TEXT = Leaf("test", ("text",), None, False)
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(DetectConfig(ner=False))
-
-
-def covered(engine: Engine, text: str, secret: str) -> bool:
-    """Every character of ``secret`` (each occurrence) lies in a secret span."""
-    spans = [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
-    start = text.find(secret)
-    assert start >= 0, (text, secret)
-    while start >= 0:
-        if not all(any(s.start <= i < s.end for s in spans) for i in range(start, start + len(secret))):
-            return False
-        start = text.find(secret, start + 1)
-    return True
-
-
-def secret_values(engine: Engine, text: str) -> list[str]:
-    return [text[s.start : s.end] for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
 
 
 # (template with {v} where the value goes, value template)

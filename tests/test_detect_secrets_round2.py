@@ -9,30 +9,18 @@ from __future__ import annotations
 import random
 
 import pytest
+from secretkit import covered, secret_spans
 
 from tracepub.detect.engine import Engine
 from tracepub.detect.registry import DetectConfig
 from tracepub.fakes import expand
-from tracepub.model import Leaf
 
 RNG = random.Random(20261202)
-TEXT = Leaf("test", ("text",), None, False)
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(DetectConfig(ner=False))
-
-
-def _spans(engine: Engine, text: str):
-    return [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
-
-
-def covered(engine: Engine, text: str, secret: str) -> bool:
-    spans = _spans(engine, text)
-    start = text.find(secret)
-    assert start >= 0, (text, secret)
-    return all(any(s.start <= i < s.end for s in spans) for i in range(start, start + len(secret)))
 
 
 def x(template: str) -> str:
@@ -99,7 +87,7 @@ def test_class_is_redacted_whole(engine, name):
     assert covered(engine, text, v), (
         name,
         text,
-        [(text[s.start : s.end], s.type) for s in _spans(engine, text)],
+        [(text[s.start : s.end], s.type) for s in secret_spans(engine, text)],
     )
 
 
@@ -120,7 +108,10 @@ KEPT = {
 @pytest.mark.parametrize("name", sorted(KEPT))
 def test_look_alike_is_kept(engine, name):
     text = KEPT[name]
-    assert not _spans(engine, text), (name, [(text[s.start : s.end], s.type) for s in _spans(engine, text)])
+    assert not secret_spans(engine, text), (
+        name,
+        [(text[s.start : s.end], s.type) for s in secret_spans(engine, text)],
+    )
 
 
 def test_private_key_in_string_concatenation(engine):
@@ -134,7 +125,7 @@ def test_private_key_in_string_concatenation(engine):
 
 def test_key_header_constant_is_not_a_block(engine):
     text = 'HEADER = "-----BEGIN RSA PRIVATE KEY-----"\nFOOTER = "-----END RSA PRIVATE KEY-----"\n'
-    assert not _spans(engine, text)
+    assert not secret_spans(engine, text)
 
 
 def test_more_places(engine):
@@ -151,9 +142,9 @@ def test_more_look_alikes(engine):
         "REACT_APP_LOGIN_FORGOT_PASSWORD=$REACT_APP_BASE_URL/classroom/#/forgot_password",
         'variable "token_ttl" {\n  default = "3600"\n}',
     ):
-        assert not _spans(engine, text), (
+        assert not secret_spans(engine, text), (
             text,
-            [(text[s.start : s.end], s.type) for s in _spans(engine, text)],
+            [(text[s.start : s.end], s.type) for s in secret_spans(engine, text)],
         )
 
 
@@ -185,7 +176,10 @@ def test_cli_password_argument(engine, name):
     """Command lines that take a password as an argument, tool by tool (the flag differs)."""
     v = x("{{alnum:14}}")
     text = CLI[name].replace("{v}", v)
-    assert covered(engine, text, v), (text, [(text[s.start : s.end], s.type) for s in _spans(engine, text)])
+    assert covered(engine, text, v), (
+        text,
+        [(text[s.start : s.end], s.type) for s in secret_spans(engine, text)],
+    )
 
 
 @pytest.mark.parametrize(
@@ -202,7 +196,9 @@ def test_cli_password_argument(engine, name):
     ],
 )
 def test_cli_password_look_alikes(engine, text):
-    assert not _spans(engine, text), [(text[s.start : s.end], s.type) for s in _spans(engine, text)]
+    assert not secret_spans(engine, text), [
+        (text[s.start : s.end], s.type) for s in secret_spans(engine, text)
+    ]
 
 
 def test_private_key_concatenation_in_a_numbered_file_view(engine):
@@ -226,7 +222,9 @@ def test_private_key_concatenation_in_a_numbered_file_view(engine):
     ],
 )
 def test_code_between_string_literals_is_not_a_value(engine, text):
-    assert not _spans(engine, text), [(text[s.start : s.end], s.type) for s in _spans(engine, text)]
+    assert not secret_spans(engine, text), [
+        (text[s.start : s.end], s.type) for s in secret_spans(engine, text)
+    ]
 
 
 def test_computed_values_in_code_are_not_secrets(engine):
@@ -237,9 +235,9 @@ def test_computed_values_in_code_are_not_secrets(engine):
         "db_password = base_password + suffix",
         "auth_scheme = default_scheme",
     ):
-        assert not _spans(engine, text), (
+        assert not secret_spans(engine, text), (
             text,
-            [(text[s.start : s.end], s.type) for s in _spans(engine, text)],
+            [(text[s.start : s.end], s.type) for s in secret_spans(engine, text)],
         )
     pw = x("{{alnum:14}}")
     assert covered(engine, f"db_password = {pw}", pw)

@@ -9,31 +9,19 @@ from __future__ import annotations
 import random
 
 import pytest
+from secretkit import TEXT, covered, secret_values
 
 from tracepub.detect import found
 from tracepub.detect.engine import Engine
 from tracepub.detect.registry import DetectConfig
 from tracepub.detect.secrets import filters
-from tracepub.model import Leaf
 
-TEXT = Leaf("test", ("text",), None, False)
 _rng = random.Random(13)
 
 
 @pytest.fixture(scope="module")
 def engine() -> Engine:
     return Engine(DetectConfig(ner=False))
-
-
-def secret_values(engine: Engine, text: str) -> list[str]:
-    return [text[s.start : s.end] for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
-
-
-def covered(engine: Engine, text: str, value: str) -> bool:
-    spans = [s for s in engine.scan(text, TEXT) if s.type.startswith("secret.")]
-    start = text.find(value)
-    assert start >= 0
-    return all(any(s.start <= i < s.end for s in spans) for i in range(start, start + len(value)))
 
 
 def _draw(alphabet: str, n: int) -> str:
