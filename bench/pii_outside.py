@@ -60,7 +60,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -405,10 +404,6 @@ class Tally:
         return self.partial + self.leaked + self.negatives - self.kept
 
 
-def _pct(n: int, d: int) -> str:
-    return f"{100 * n / d:.1f}%" if d else "-"
-
-
 def _table(title: str, rows: dict[str, Tally], order: list[str]) -> list[str]:
     lines = [
         f"| {title} | spans | fully redacted | partial | leaked | negatives | negatives kept |",
@@ -417,18 +412,15 @@ def _table(title: str, rows: dict[str, Tally], order: list[str]) -> list[str]:
     for k in order:
         t = rows[k]
         lines.append(
-            f"| {k} | {t.spans} | {_pct(t.redacted, t.spans)} | {_pct(t.partial, t.spans)} | "
-            f"{_pct(t.leaked, t.spans)} | {t.negatives} | {_pct(t.kept, t.negatives)} |"
+            f"| {k} | {t.spans} | {rc._pct(t.redacted, t.spans)} | {rc._pct(t.partial, t.spans)} | "
+            f"{rc._pct(t.leaked, t.spans)} | {t.negatives} | {rc._pct(t.kept, t.negatives)} |"
             + (f" ({t.unread} unread)" if t.unread else "")
         )
     return lines
 
 
 def tally(results: list[SpanResult], key) -> dict[str, Tally]:
-    out: dict[str, Tally] = defaultdict(Tally)
-    for r in results:
-        out[key(r)].add(r)
-    return out
+    return rc.tally(results, key, Tally)
 
 
 def summary(results: list[SpanResult]) -> dict:

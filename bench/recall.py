@@ -388,8 +388,9 @@ class Tally:
         return self.partial + self.leaked + self.fp - self.kept
 
 
-def tally(results: Iterable[Result], key) -> dict[str, Tally]:
-    out: dict[str, Tally] = defaultdict(Tally)
+def tally(results: Iterable, key, make=None) -> dict:
+    """Results grouped by ``key`` into tallies (``make``: another bench's tally class; this one's by default)."""
+    out: dict = defaultdict(make or Tally)
     for r in results:
         out[key(r)].add(r)
     return out
