@@ -58,8 +58,6 @@ import math
 import re
 import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -529,18 +527,10 @@ def main(argv: list[str] | None = None) -> int:
         samples = [s for s in samples if scope(s.family) == args.scope]
     if not samples:
         ap.error("no case left after --entity/--scope")
-    ctx = tempfile.TemporaryDirectory(prefix="tracepub-pii-outside-") if args.keep is None else None
-    work = args.keep or Path(ctx.name)  # type: ignore[union-attr]
-    try:
-        c = rc.plant(work, samples, harnesses, places, args.seed, args.per_session)
-        t0 = time.perf_counter()
-        run = rc.run_redact(c.corpus, work / "out", c.env, args.jobs)
-        seconds = time.perf_counter() - t0
-        output = rc.read_output(work / "out" / "dataset")
-        results = score(c.plantings, output)
-    finally:
-        if ctx is not None:
-            ctx.cleanup()
+    c, run, seconds, output = rc.planted_run(
+        args, samples, harnesses, places, "tracepub-pii-outside-", rc.read_output
+    )
+    results = score(c.plantings, output)
     s = summary(results)
     print(render(results))
     ntp = sum(x.kind == "tp" for x in samples)

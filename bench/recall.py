@@ -34,10 +34,11 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -217,6 +218,31 @@ def plant(
         writer.close()
     nbytes = sum(p.stat().st_size for p in corpus_dir.rglob("*") if p.is_file())
     return Corpus(corpus_dir, env, plantings, nbytes)
+
+
+def planted_run(
+    args: argparse.Namespace,
+    samples: Sequence[Sample],
+    harnesses: Sequence[str],
+    places: Sequence[str],
+    prefix: str,
+    read: Callable[[Path], Any],
+) -> tuple[Corpus, dict, float, Any]:
+    """Plant ``samples``, run the real ``tracepub redact`` on them and read its dataset with ``read``:
+    the corpus, the run's JSON summary, its seconds and what ``read`` made of the output. In
+    ``args.keep`` if given, else in a temporary folder removed afterwards (every outside-suite bench
+    runs the same way; only how the output is read and scored differs)."""
+    ctx = tempfile.TemporaryDirectory(prefix=prefix) if args.keep is None else None
+    work = args.keep or Path(ctx.name)  # type: ignore[union-attr]
+    try:
+        c = plant(work, samples, harnesses, places, args.seed, args.per_session)
+        t0 = time.perf_counter()
+        run = run_redact(c.corpus, work / "out", c.env, args.jobs)
+        seconds = time.perf_counter() - t0
+        return c, run, seconds, read(work / "out" / "dataset")
+    finally:
+        if ctx is not None:
+            ctx.cleanup()
 
 
 # -- reading the output ------------------------------------------------------------------------------
@@ -561,18 +587,8 @@ def main(argv: list[str] | None = None) -> int:
     samples = subsample(load_samples(args.samples), args.limit, args.seed, args.family, args.kind)
     if not samples:
         ap.error("no sample left after --family/--kind/--limit")
-    ctx = tempfile.TemporaryDirectory(prefix="tracepub-recall-") if args.keep is None else None
-    work = args.keep or Path(ctx.name)  # type: ignore[union-attr]
-    try:
-        c = plant(work, samples, harnesses, places, args.seed, args.per_session)
-        t0 = time.perf_counter()
-        run = run_redact(c.corpus, work / "out", c.env, args.jobs)
-        seconds = time.perf_counter() - t0
-        output = read_output(work / "out" / "dataset")
-        results = score(c.plantings, output)
-    finally:
-        if ctx is not None:
-            ctx.cleanup()
+    c, run, seconds, output = planted_run(args, samples, harnesses, places, "tracepub-recall-", read_output)
+    results = score(c.plantings, output)
     s = summary(results)
     print(render(results, args.families))
     print(

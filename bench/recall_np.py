@@ -38,8 +38,6 @@ import json
 import re
 import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import regex
@@ -256,18 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     samples = rc.subsample(all_samples, args.limit, args.seed, args.family, args.kind)
     if not samples:
         ap.error("no sample left after --family/--kind/--limit")
-    ctx = tempfile.TemporaryDirectory(prefix="tracepub-recall-np-") if args.keep is None else None
-    work = args.keep or Path(ctx.name)  # type: ignore[union-attr]
-    try:
-        c = rc.plant(work, samples, harnesses, places, args.seed, args.per_session)
-        t0 = time.perf_counter()
-        run = rc.run_redact(c.corpus, work / "out", c.env, args.jobs)
-        seconds = time.perf_counter() - t0
-        output = read_sessions(work / "out" / "dataset")
-        results = rc.score(c.plantings, output)
-    finally:
-        if ctx is not None:
-            ctx.cleanup()
+    c, run, seconds, output = rc.planted_run(
+        args, samples, harnesses, places, "tracepub-recall-np-", read_sessions
+    )
+    results = rc.score(c.plantings, output)
     s = rc.summary(results)
     print(rc.render(results, args.families))
     print(
