@@ -325,7 +325,7 @@ _INNER_DIGITS = re.compile(r"(?<=[A-Za-z])\d+(?=[A-Za-z])")
 _SEQUENTIAL = ("abcdefghijklmnopqrstuvwxyz", "0123456789", "qwertyuiopasdfghjklzxcvbnm")
 
 
-def _wordy(v: str) -> bool:
+def wordy(v: str) -> bool:
     """Shaped like words or identifiers (``PKCS12PrivateKeyTypes``, ``my-app-name``,
     ``base64.decodebytes``): most letter pairs, taken within camel-case pieces, are common
     English pairs, and they cover most of the value. Random tokens fail both tests."""
@@ -355,7 +355,7 @@ def is_code_name(v: str) -> bool:
     ``_isStrongPassword.default``, ``mlkem.MLKEM1024PrivateKey``, ``set-password``,
     ``t.GeneralJWSInput``. Pieces of three letters or more (camel case, snake case, dotted), at
     most one lone letter (a random mix of cases breaks into many), few digit runs, pieces with
-    vowels, and letter pairs that are mostly common ones (a looser version of ``_wordy``'s test: random tokens
+    vowels, and letter pairs that are mostly common ones (a looser version of ``wordy``'s test: random tokens
     score ~25%)."""
     if len(v) < 6 or not _CODE_NAME.fullmatch(v):
         return False
@@ -410,7 +410,7 @@ def looks_random(value: str, min_len: int = 12) -> bool:
         return False
     if shannon(v) < entropy_floor(len(v)):
         return False
-    if _wordy(v) or sequential(v):
+    if wordy(v) or sequential(v):
         return False
     classes = sum(
         (

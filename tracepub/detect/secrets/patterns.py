@@ -36,7 +36,6 @@ import re
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import validators
 from tracepub.detect.secrets.filters import (
-    _wordy,
     is_doc_example,
     is_password_placeholder,
     is_placeholder,
@@ -44,6 +43,7 @@ from tracepub.detect.secrets.filters import (
     looks_random,
     lowered,
     shannon,
+    wordy,
 )
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.rules import _FOLD_EXTRA, UNBOUNDED, Rule
@@ -190,7 +190,7 @@ class PatternDetector(Detector):
                 continue
             if rule.context is not None and (
                 not _name_is_word(text, m.start(), rule.name_regex)
-                or _wordy(secret)
+                or wordy(secret)
                 and not _HEXISH.fullmatch(secret)
             ):
                 continue  # okta in rookTable, sumo in sumOfExposures; a name or a word as the value

@@ -146,7 +146,7 @@ def typed_token(v: str) -> bool:
     if letters and sum(map(len, letters)) >= 0.5 * len(v):
         # the letters carry it: a word or a name with digits (test-api-key-12345, secretName01)
         joined = "_".join(letters)
-        if filters._wordy(joined) or filters.is_code_name(joined):
+        if filters.wordy(joined) or filters.is_code_name(joined):
             return False
     return len(set(v)) >= 4
 
@@ -179,7 +179,7 @@ _PW_STOPWORDS = _STOPWORDS - {"secret", "test", "sample", "dummy", "example"} | 
 
 def words_only(v: str) -> bool:
     """Words or a name made of words (``Incorrect``, ``pass-through``, ``encryption_algorithm``)."""
-    return bool((v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters._wordy(v))
+    return bool((v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters.wordy(v))
 
 
 def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> bool:
