@@ -140,9 +140,8 @@ class ContextEntropy(Detector):
         pat = _TRIGGERS.index("pat")
         labels = _LABEL_HITS
         weak_words = _WEAK_WORD_HITS
-        quick = (
-            LABEL_QUICK.match
-        )  # a label, a separator, 16 value characters (labels.label_span's first test)
+        # a label, a separator, 16 value characters (labels.label_span's first test)
+        quick = LABEL_QUICK.match
         n = len(text)
         # ``_ident_bounds`` then ``_assignment``, inlined: most hits ("KeyError", "PASSED",
         # "tokens") are names of tier 0, and the Python around them was the detector's cost.
