@@ -206,3 +206,61 @@ def test_one_blas_thread_before_numpy_loads(monkeypatch):
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
     cli.main()
     assert os.environ["OPENBLAS_NUM_THREADS"] == "4"
+
+
+_NER_PROSE = [
+    "Thanks Priya, the fix from Raman Iyer works.",
+    "Yesterday Maria Gonzalez and Lukas Becker met Amara Okafor in Berlin about the Kestrel launch.",
+    "I asked Jean-Luc O'Brien; he said Beatriz Kuznetsov owns the migration.",
+    "cc: Chen Wei, Sofia Rossi. Meeting moved to Tuesday at Acme Corp.",
+]
+
+
+def test_ner_on_numpy_blas_finds_what_blis_finds():
+    """``presidio._load_ner`` sets the model's layers to numpy's BLAS: the same entities, alone
+    and batched, as thinc's default (blis) ops give."""
+    from thinc.api import NumpyOps
+
+    from tracepub.detect.pii.presidio import _load_ner
+    from tracepub.detect.pii.prose_names import ner_model_name
+
+    model = ner_model_name()
+    assert model is not None
+    nlp = _load_ner(model)
+    layers = list(nlp.get_pipe("ner").model.walk())
+    assert {layer.ops.use_blis for layer in layers} == {False}
+    before = [layer.ops for layer in layers]
+
+    def ents() -> list:
+        alone = [[(e.start_char, e.end_char, e.label_) for e in nlp(t).ents] for t in _NER_PROSE]
+        batched = [[(e.start_char, e.end_char, e.label_) for e in d.ents] for d in nlp.pipe(_NER_PROSE)]
+        assert alone == batched
+        return alone
+
+    fast = ents()
+    blis = NumpyOps(use_blis=True)
+    try:
+        for layer in layers:
+            layer.ops = blis
+        assert ents() == fast
+    finally:
+        for layer, ops in zip(layers, before, strict=True):
+            layer.ops = ops
+    assert any(label == "PERSON" for found in fast for _, _, label in found)
+
+
+def test_ner_results_shared_by_the_engines_of_a_process():
+    """Two ``ProseNames`` of one model and threshold share their results by window (the second
+    pass reads the windows the first read); another threshold has its own."""
+    from tracepub.detect.pii.presidio import Presidio
+    from tracepub.detect.pii.prose_names import ProseNames
+    from tracepub.model import Leaf
+
+    a, b = ProseNames(Presidio(ner=True)), ProseNames(Presidio(ner=True))
+    other = ProseNames(Presidio(ner=True, ner_threshold=0.5))
+    text = _NER_PROSE[1]
+    a.prefetch([text])
+    (window,) = [text[s:e] for s, e in a.windows(text)]
+    assert window in b._done and b._done is a._done and other._done is not a._done
+    leaf = Leaf("test", prose=True)
+    assert b.scan(text, leaf) == a.scan(text, leaf) != []

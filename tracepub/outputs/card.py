@@ -15,8 +15,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from huggingface_hub import DatasetCard, DatasetCardData
-
 from tracepub import __version__
 from tracepub.outdir import OutDir
 from tracepub.outputs.configs import MISREAD, Kind, kinds
@@ -223,6 +221,8 @@ def render(
     left: list[str] | None = None,
     policy: dict[str, str] | None = None,
 ) -> str:
+    from huggingface_hub import DatasetCard, DatasetCardData  # here: 0.25 s to import, the card is last
+
     found, left, policy = found or [], left or [], policy or {}
     harnesses = sorted(summary.harnesses)
     tags = ["agent-traces", "tracepub", *[h.replace("_", "-") for h in harnesses]]
@@ -277,6 +277,8 @@ def write_card(out: Path | OutDir, summary: RunSummary, meta: dict[str, str]) ->
 
 def read_meta(out: Path | OutDir) -> dict[str, str]:
     """The card's YAML header's plain values (license, pretty_name; lists such as tags left out)."""
+    from huggingface_hub import DatasetCard
+
     path = OutDir(out).card
     if not path.exists():
         return {}

@@ -18,7 +18,6 @@ import orjson
 from tracepub.outdir import OutDir
 from tracepub.outputs import card, groups, report
 from tracepub.outputs.files import append_file, atomic_writer, build_manifest, write_manifest
-from tracepub.publish import keep
 from tracepub.run.results import UnitResult
 from tracepub.runtypes import RunSummary
 
@@ -102,6 +101,8 @@ def finish(
     """The card, the report and, last, the manifest of every file under dataset/ (the card is one
     of them). ``written``: digests of files as their writers wrote them (``compute_files``).
     Sets and returns the manifest's sha256. A valid sign-off survives identical bytes (``keep``)."""
+    from tracepub.publish import keep  # here: it imports huggingface_hub (0.25 s), not needed before
+
     signed = keep.signed_state(od)
     card.write_card(od, summary, {**card_meta, **signed.meta} if signed else card_meta)
     report.write_report(od, summary, agg)

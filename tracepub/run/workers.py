@@ -414,12 +414,14 @@ def run_tasks(tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress) -> 
         order = sorted(range(len(tasks)), key=lambda n: -tasks[n].size)
         with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(os.getpid(), *args)) as pool:
             futures = {pool.submit(_process, tasks[n]): n for n in order}
-            # The workers are forked: the main process compiles the report's template meanwhile
-            # (joined before anything forks again; a failure shows when the report is written).
+            # The workers are forked: the main process compiles the report's template and imports
+            # the card's library meanwhile (joined before anything forks again; a failure shows
+            # when the report or the card is written).
 
             def compile_template() -> None:
                 with contextlib.suppress(Exception):
                     report.load_template()
+                    from huggingface_hub import DatasetCard, DatasetCardData  # noqa: F401
 
             template = threading.Thread(target=compile_template, daemon=True)
             template.start()

@@ -6,6 +6,11 @@ each with ``regex`` only to check that it is valid, then drops the result. That 
 a second of the serial start-up before the workers fork, for patterns tracepub never runs. A
 pattern is compiled again, with the flags it runs with, when a recognizer uses it, so nothing
 depends on that check.
+
+spaCy's package imports its command line (``from .cli.info import info``: weasel, requests,
+httpx and every subcommand's module), a quarter of its import time; tracepub only loads a
+model. During that import ``spacy.cli`` is a stand-in whose ``info`` imports the real one when
+called; afterwards ``import spacy.cli`` imports the real package as usual.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ def import_presidio() -> None:
     import regex
 
     try:
-        import spacy  # noqa: F401 - Presidio imports it: first, so the window holds Presidio alone
+        _import_spacy()  # Presidio imports it: first, so the window below holds Presidio alone
     except ImportError:
         pass
     real = regex.compile
@@ -40,3 +45,31 @@ def import_presidio() -> None:
         import presidio_analyzer  # noqa: F401
     finally:
         regex.compile = real
+
+
+def _import_spacy() -> None:
+    """``import spacy`` without its command line (the module's docstring)."""
+    if "spacy" in sys.modules:
+        return
+    import types
+
+    def info(*args, **kwargs):
+        from spacy.cli.info import info as real
+
+        return real(*args, **kwargs)
+
+    cli, cli_info = types.ModuleType("spacy.cli"), types.ModuleType("spacy.cli.info")
+    cli_info.info = info  # type: ignore[attr-defined]
+    cli.info = cli_info  # type: ignore[attr-defined]
+    stand_ins = {"spacy.cli": cli, "spacy.cli.info": cli_info}
+    if any(name in sys.modules for name in stand_ins):
+        import spacy  # noqa: F401
+
+        return
+    sys.modules.update(stand_ins)
+    try:
+        import spacy  # noqa: F401
+    finally:
+        for name, module in stand_ins.items():
+            if sys.modules.get(name) is module:
+                del sys.modules[name]

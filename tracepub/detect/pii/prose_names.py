@@ -142,6 +142,11 @@ def ner_model_name() -> str | None:
     return None
 
 
+# NER's results by window (``ProseNames._done``), per (model, threshold): a window's persons
+# depend on nothing else.
+_RESULTS: dict[tuple[str | None, float], dict[str, list[Span]]] = {}
+
+
 class ProseNames(Detector):
     """Presidio's spaCy NER on prose, split from ``Presidio`` so that its trigger is prose-only
     (code and tool output never pay for it). A spaCy call costs milliseconds whatever its
@@ -156,7 +161,9 @@ class ProseNames(Detector):
     def __init__(self, presidio: Presidio):
         self._presidio = presidio
         self.ner_model: str | None = presidio.ner_model
-        self._done: dict[str, list[Span]] = {}  # prose text -> persons in it
+        # window -> persons in it, shared by every engine of the process with this model and
+        # threshold: the second pass reads again the windows of the files it redoes.
+        self._done = _RESULTS.setdefault((self.ner_model, presidio.ner_threshold), {})
         self._windows: dict[str, list[tuple[int, int]]] = {}  # prose text -> its NER windows (recent ones)
 
     def windows(self, text: str) -> list[tuple[int, int]]:
@@ -194,7 +201,7 @@ class ProseNames(Detector):
         out: list[Span] = []
         for a, b in self.windows(text):
             window = text[a:b]
-            found = self._done.pop(window, None)
+            found = self._done.get(window)
             if found is None:
                 found = self._presidio._people(window)
             out += [Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action) for s in found]
