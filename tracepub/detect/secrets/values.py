@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.secrets import filters, validators
-from tracepub.detect.secrets.names import PASSWORD, STRONG
+from tracepub.detect.secrets.names import _NOT_SECRET_LAST, PASSWORD, STRONG
 
 _PATHLIKE = re.compile(r"(?:/|~/|\./|\.\./|[A-Za-z]:\\)[^\s]*[/\\]")
 _STOPWORDS = frozenset(
@@ -82,6 +82,12 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False
     if _NOT_A_VALUE.match(v) or not quoted and ("<" in v or ">" in v or "::" in v):
         return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
+    if tier >= STRONG and (quoted or not code_like) and filters.prefixed_mask(v):
+        # SLACK_TOKEN="xoxb-0000...-xxxx...", token: ghp_xxxx...: a key typed to its vendor's shape
+        # ("the token is ghp_xxxx...", prose, and bare text keep it: a stand-in there)
+        return True
+    if tier == PASSWORD and not quoted and code_like and password_words(v):
+        code_like, setting = False, True  # password = open_sesame: a config line's words, not a variable
     if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
         return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
     if (
@@ -175,6 +181,36 @@ _PW_STOPWORDS = _STOPWORDS - {"secret", "test", "sample", "dummy", "example"} | 
     function return const static public private protected lambda async await yield import class
     self this object bytes string typeof instanceof nullptr""".split()
 )
+
+
+_SNAKE_WORDS = re.compile(r"[a-z]{2,}(?:_[a-z]{2,}){1,3}")
+# Words of a variable's name in code: what a program calls the value it holds (``user_input``,
+# ``hashed_pw``, ``default_value``, ``form_data``), besides the secret words themselves.
+_CODE_WORDS = frozenset(
+    """pass passwd password passwords pwd pw pword passphrase secret secrets token tokens key keys auth
+    cred creds credential credentials hash hashed salt salted digest encoded decoded encrypted decrypted
+    cipher plain plaintext raw input inputs value values val var vars data arg args argv param params
+    kwargs opts opt option options result res ret str string text bytes buf buffer new old tmp temp
+    default defaults user users username login form field fields env environ config conf cfg setting
+    settings request req response resp entry item obj self cls generated random rand gen stored saved
+    current cur prev next first last given provided supplied entered typed confirm confirmed repeat
+    db sql api http url uri host port name names file path dir get set none null true false empty
+    init initial orig original final real mock fake test dummy sample example""".split()
+)
+
+
+def password_words(v: str) -> bool:
+    """An unquoted lower-case ``word_word`` under a password name that no program would name a
+    variable holding it (``password = open_sesame``): in a config file (``user = Aladdin``, then
+    ``password = open_sesame``) it is the password. A variable's name says what it holds or where
+    it came from (``db_password``, ``user_input``, ``hashed_pw``, ``default_value``): those stay
+    code. Calls, attributes and expressions never reach here (the places reject them, and
+    ``is_reference`` reads ``args.password``)."""
+    if not _SNAKE_WORDS.fullmatch(v) or _SECRET_WORD.search(v):
+        return False
+    # (and the words that end a name describing a thing, names.py's: encryption_algorithm,
+    # key_type, cert_file; cryptography's ``py_password = encryption_algorithm`` then ``.getattr``)
+    return not any(w in _CODE_WORDS or w in _NOT_SECRET_LAST for w in v.split("_"))
 
 
 def words_only(v: str) -> bool:
