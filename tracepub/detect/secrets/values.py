@@ -255,3 +255,58 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> boo
 def auth_blob(v: str) -> bool:
     """Base64 of ``user:password`` (``Y2k6...``): a credential whatever its length."""
     return len(v) >= 8 and _B64_VALUE.fullmatch(v) is not None and validators.basic_auth(v)
+
+
+# --- a label's value (``vendor SECRET value``: labels.py finds the place) ------------------------
+
+_LABEL_PARTS = re.compile(r"[-_.]")
+_LABEL_PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
+
+
+def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
+    """A label's value (docs/design/secrets.md, "Labels"): token-shaped, 16 characters or more,
+    letters and digits, not words and an id. A strong label (``SECRET``, ``TOKEN``) is a strong
+    place: a typed key counts there as anywhere else (``finnhub SECRET abcdef1234567890abcd``,
+    ``values.typed_token``); hex or a UUID too. A weak one (``ACCESS``, ``PRIVATE``, ``KEY``, with a
+    vendor's name before it) wants a drawn value, or hex or a UUID at a key's length written as a
+    label (``monkeylearn ACCESS <40 hex>``); assigned (``acme_key = <hex>``) it is the variable
+    place, where a hash's length or a UUID under a weak name is kept (cache keys, object ids)."""
+    if len(value) < 16:
+        return False
+    digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
+    if not (digits and letters):
+        # one class only: a strong label's value may be all digits (value_ok's rule for numbers)
+        # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
+        if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
+            return False
+        return value_ok(value, STRONG, quoted=False) and (digits or filters.looks_random(value, 20))
+    if _LABEL_PAIR.match(value):
+        return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
+    if not value[0].isalnum():
+        return False  # (.eu-west-1.api.aws: the rest of a host name)
+    parts = _LABEL_PARTS.split(value)
+    if sum(p.isalpha() and len(p) >= 2 for p in parts) >= 2:
+        return False  # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id
+    if len(parts) > 1 and all(p.isalpha() or p.isdigit() for p in parts):
+        return False  # store-1628627769469: a word and a number (an example's id)
+    if "." in value and not any(len(p) >= 16 for p in value.split(".")):
+        return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
+    if not value_ok(value, STRONG, quoted=False):
+        return False
+    hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
+    if hexlike:
+        return strong or (not assigned and (filters.is_uuid(value) or len(value) in filters.DIGEST_LENGTHS))
+    return filters.looks_random(value, 16) or _typed_label_value(value)
+
+
+_LABEL_TYPED = re.compile(r"[A-Za-z0-9_-]+")
+_LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
+
+
+def _typed_label_value(v: str) -> bool:
+    """A typed key after a label (``abcdef1234567890abcd``, ``pk_abcdefghij...12345``): letters,
+    digits, ``-`` and ``_`` only (a path or a dotted name is not one: ``runtime/2018-05-10``), and no
+    run of letters that is a word (``CloudFrontOriginAccessIdentity2014_11_06``: a name and a date)."""
+    if not _LABEL_TYPED.fullmatch(v) or any(filters.wordy(w) for w in _LETTER_RUN.findall(v)):
+        return False
+    return typed_token(v)
