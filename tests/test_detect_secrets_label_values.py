@@ -45,6 +45,13 @@ def test_a_strong_label_takes_a_typed_key(value):
 )
 def test_a_weak_label_takes_a_token_shaped_value(value):
     assert label_value_ok(value, strong=False)
+    assert label_value_ok(value, strong=False, assigned=True)  # insightly_key = <uuid>
+
+
+@pytest.mark.parametrize("value", ["abcdefghijklmnopqrstuvwxyzabcdef", "ZYXWVUTSRQPONMLKJIHGFEDC", "A" * 40])
+def test_a_strong_label_takes_typed_letters(value):
+    assert label_value_ok(value, strong=True)  # vatlayer SECRET abcdefghij...
+    assert not label_value_ok(value, strong=False)  # a weak label wants letters and digits
 
 
 @pytest.mark.parametrize(
@@ -58,7 +65,6 @@ def test_a_weak_label_takes_a_token_shaped_value(value):
         (".eu-west-1.api.aws.example", True, False),  # the rest of a host name
         ("GeneralJWSInputValue", False, False),  # a name
         ("getSecretValueCommand2", True, False),
-        (_hex(40), False, True),  # acme_key = <40 hex>: the variable place keeps a hash's length
         ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", False, False),  # a fill under a weak label
     ],
 )

@@ -268,9 +268,11 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
     letters and digits, not words and an id. A strong label (``SECRET``, ``TOKEN``) is a strong
     place: a typed key counts there as anywhere else (``finnhub SECRET abcdef1234567890abcd``,
     ``values.typed_token``); hex or a UUID too. A weak one (``ACCESS``, ``PRIVATE``, ``KEY``, with a
-    vendor's name before it) wants a drawn value, or hex or a UUID at a key's length written as a
-    label (``monkeylearn ACCESS <40 hex>``); assigned (``acme_key = <hex>``) it is the variable
-    place, where a hash's length or a UUID under a weak name is kept (cache keys, object ids)."""
+    vendor's name before it) wants a token-shaped value: letters and digits, drawn or typed, or hex
+    of a digest's length or a UUID (``monkeylearn ACCESS <40 hex>``, ``insightly_key = <uuid>``);
+    the vendor's name is what a cache key or an object id lacks (``cache_key``: no label at all).
+    ``assigned``: the label had ``:`` or ``=`` after it (kept for the callers; the judgement no
+    longer differs)."""
     if len(value) < 16:
         return False
     digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
@@ -279,7 +281,10 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
         # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
         if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
             return False
-        return value_ok(value, STRONG, quoted=False) and (digits or filters.looks_random(value, 20))
+        # (a typed one too, under a strong label: vatlayer SECRET abcdefghijklmnopqrstuvwxyzabcdef)
+        return value_ok(value, STRONG, quoted=False) and (
+            digits or filters.looks_random(value, 20) or typed_token(value)
+        )
     if _LABEL_PAIR.match(value):
         return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
     if not value[0].isalnum():
@@ -293,9 +298,11 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
         return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
     if not value_ok(value, STRONG, quoted=False):
         return False
-    hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
-    if hexlike:
-        return strong or (not assigned and (filters.is_uuid(value) or len(value) in filters.DIGEST_LENGTHS))
+    if filters.is_hex_digest(value) or filters.is_uuid(value):
+        # hex of a digest's length or a UUID: a key after a label, strong or weak, written as one or
+        # assigned (insightly_key = <uuid>): a vendor's name comes before a weak label (labels.py),
+        # which a cache key or an object id does not have
+        return True
     return filters.looks_random(value, 16) or _typed_label_value(value)
 
 
