@@ -28,6 +28,9 @@ def _hex(n: int) -> str:
         "123456789ab-cd12-ef34-gh56-ijklmnopqrst",
         _hex(40),
         "kE3xPq9LmZ2vR7tYw4Ns",  # drawn
+        "zyxwvutsrqponmlkjihgfedcba9876543210ZYXWVUTSRQPONM+=",  # base64's alphabet and padding
+        "123456789012345678901234567890123456.XYZabcdXYZabcdXYZabcd",  # dotted, a long part
+        "33333333-cccc-dddd-eeee-444444444444",  # UUID-shaped hex, not words
     ],
 )
 def test_a_strong_label_takes_a_typed_key(value):
@@ -66,6 +69,8 @@ def test_a_strong_label_takes_typed_letters(value):
         ("GeneralJWSInputValue", False, False),  # a name
         ("getSecretValueCommand2", True, False),
         ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", False, False),  # a fill under a weak label
+        ("runtime/2018-05-10", False, False),  # account-access-runtime/2018-05-10: a path
+        ("Identity2014_11_06", True, False),  # CloudFrontOriginAccessIdentity2014_11_06: a name, a date
     ],
 )
 def test_what_a_label_value_is_not(value, strong, assigned):

@@ -289,11 +289,17 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
         return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
     if not value[0].isalnum():
         return False  # (.eu-west-1.api.aws: the rest of a host name)
+    if filters.is_uuid(value):
+        return value_ok(value, STRONG, quoted=False)  # (33333333-cccc-dddd-...: hex, not words)
     parts = _LABEL_PARTS.split(value)
     if sum(p.isalpha() and len(p) >= 2 for p in parts) >= 2:
         return False  # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id
-    if len(parts) > 1 and all(p.isalpha() or p.isdigit() for p in parts):
-        return False  # store-1628627769469: a word and a number (an example's id)
+    if len(parts) > 1 and all(
+        p.isdigit() or p.isalpha() and (len(p) <= 4 or filters.wordy(p)) for p in parts
+    ):
+        return (
+            False  # store-1628627769469: a word and a number (an example's id; 36 digits.XYZabcd... is not)
+        )
     if "." in value and not any(len(p) >= 16 for p in value.split(".")):
         return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
     if not value_ok(value, STRONG, quoted=False):
@@ -306,14 +312,15 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
     return filters.looks_random(value, 16) or _typed_label_value(value)
 
 
-_LABEL_TYPED = re.compile(r"[A-Za-z0-9_-]+")
+_LABEL_TYPED = re.compile(r"[A-Za-z0-9_.+-]+[=+]*")
 _LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
 
 
 def _typed_label_value(v: str) -> bool:
     """A typed key after a label (``abcdef1234567890abcd``, ``pk_abcdefghij...12345``): letters,
-    digits, ``-`` and ``_`` only (a path or a dotted name is not one: ``runtime/2018-05-10``), and no
-    run of letters that is a word (``CloudFrontOriginAccessIdentity2014_11_06``: a name and a date)."""
+    digits, ``-``, ``_``, ``.``, ``+`` and base64's padding only (a path is not one:
+    ``runtime/2018-05-10``; ``label_value_ok`` keeps dotted names out), and no run of letters that
+    is a word (``CloudFrontOriginAccessIdentity2014_11_06``: a name and a date)."""
     if not _LABEL_TYPED.fullmatch(v) or any(filters.wordy(w) for w in _LETTER_RUN.findall(v)):
         return False
     return typed_token(v)
