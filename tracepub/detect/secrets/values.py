@@ -264,8 +264,8 @@ _LABEL_PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
 
 
 def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
-    """A label's value (docs/design/secrets.md, "Labels"): token-shaped, 16 characters or more,
-    letters and digits, not words and an id. A strong label (``SECRET``, ``TOKEN``) is a strong
+    """A label's value (docs/design/secrets.md, "Labels"): token-shaped, 16 characters or more (12
+    where the place vetted a short key), letters and digits, not words and an id. A strong label (``SECRET``, ``TOKEN``) is a strong
     place: a typed key counts there as anywhere else (``finnhub SECRET abcdef1234567890abcd``,
     ``values.typed_token``); hex or a UUID too. A weak one (``ACCESS``, ``PRIVATE``, ``KEY``, with a
     vendor's name before it) wants a token-shaped value: letters and digits, drawn or typed, or hex
@@ -273,8 +273,8 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
     the vendor's name is what a cache key or an object id lacks (``cache_key``: no label at all).
     ``assigned``: the label had ``:`` or ``=`` after it (kept for the callers; the judgement no
     longer differs)."""
-    if len(value) < 16:
-        return False
+    if len(value) < 12:
+        return False  # (12 to 15 only where the place vetted a short key: a vendor, a strong label)
     digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
     if not (digits and letters):
         # one class only: a strong label's value may be all digits (value_ok's rule for numbers)
@@ -309,7 +309,7 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
         # assigned (insightly_key = <uuid>): a vendor's name comes before a weak label (labels.py),
         # which a cache key or an object id does not have
         return True
-    return filters.looks_random(value, 16) or _typed_label_value(value)
+    return filters.looks_random(value, min(len(value), 16)) or _typed_label_value(value)
 
 
 _LABEL_TYPED = re.compile(r"[A-Za-z0-9_.+-]+[=+]*")
