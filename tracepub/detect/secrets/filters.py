@@ -85,6 +85,32 @@ def is_mask(value: str) -> bool:
     return masked * 2 >= len(value)
 
 
+# A vendor's prefix (``xoxb-``, ``tvly-``, ``ghp_``, ``sk-proj-``), then a body typed as a stand-in:
+# ``x``/``X``/``0`` and separators only (``ghp_xxxx...``, ``xoxb-0000000000-...-xxxx...``). A display
+# mask (``gho_****``, ``xoxp-...-####``: a tool or a person hid a real token's tail) is not one.
+_PREFIXED_MASK = re.compile(
+    r"(?P<p>(?![xX]+[-_])[A-Za-z][A-Za-z0-9]{1,11}(?:[-_](?![xX0]+(?:[-_]|\Z))[A-Za-z0-9]{1,11}){0,3}[-_])(?P<b>[xX0_-]{8,})"
+)
+# Prefixes that are words asking for a value, not a vendor's (``your_xxxx``, ``token-xxxx``).
+_STAND_IN_PREFIX = re.compile(
+    r"(?i:your|my|our|the|some|example|sample|dummy|fake|placeholder|insert|replace|enter|put|redacted|"
+    r"masked|hidden|token|secret|password|pass|key|api|value)\Z"
+)
+
+
+def prefixed_mask(value: str) -> bool:
+    """A vendor-prefixed value whose body is a mask (``xoxb-0000000000-0000000000000-xxxx...``,
+    ``tvly-xxxx...``, ``ghp_xxxx...``): in a strong or password place it is redacted
+    (docs/design/secrets.md, "Values in a secret's place"), since a trace cannot tell a written
+    stand-in from a key typed to the vendor's shape; bare in prose it stays a stand-in
+    (``is_placeholder``). The prefix must name a vendor, not ask for a value (``your_xxxx``)."""
+    m = _PREFIXED_MASK.fullmatch(value)
+    if m is None or sum(c in "xX0" for c in m.group("b")) < 8:
+        return False
+    words = re.split(r"[-_]", m.group("p").rstrip("-_"))
+    return not any(_STAND_IN_PREFIX.match(w) for w in words)
+
+
 def is_filler(value: str) -> bool:
     """Typed, not drawn: a fill (``aaaa...``, ``sntryu_aaaa...``), a run of the alphabet, the
     keyboard or the digits covering half the value (``abcdefghij...123456``, ``qwertyuiop...``),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.secrets import filters, validators
-from tracepub.detect.secrets.names import PASSWORD, STRONG
+from tracepub.detect.secrets.names import _NOT_SECRET_LAST, PASSWORD, STRONG
 
 _PATHLIKE = re.compile(r"(?:/|~/|\./|\.\./|[A-Za-z]:\\)[^\s]*[/\\]")
 _STOPWORDS = frozenset(
@@ -82,6 +82,12 @@ def value_ok(value: str, tier: int, *, quoted: bool, code_like: bool = False, se
         return False
     if _NOT_A_VALUE.match(v) or not quoted and ("<" in v or ">" in v or "::" in v):
         return False  # a URL, an ARN, a timestamp; markup and type expressions (Option<Buf<'_>>, asn1::Int)
+    if tier >= STRONG and (quoted or not code_like) and filters.prefixed_mask(v):
+        # SLACK_TOKEN="xoxb-0000...-xxxx...", token: ghp_xxxx...: a key typed to its vendor's shape
+        # ("the token is ghp_xxxx...", prose, and bare text keep it: a stand-in there)
+        return True
+    if tier == PASSWORD and not quoted and code_like and password_words(v):
+        code_like, setting = False, True  # password = open_sesame: a config line's words, not a variable
     if _CODE_BETWEEN_QUOTES.match(v) or _ROUTE.fullmatch(v):
         return False  # "+new Buffer(", ",rememberMeLabel:", "cms/sites/passwords#update": code, a route
     if (
@@ -177,6 +183,36 @@ _PW_STOPWORDS = _STOPWORDS - {"secret", "test", "sample", "dummy", "example"} | 
 )
 
 
+_SNAKE_WORDS = re.compile(r"[a-z]{2,}(?:_[a-z]{2,}){1,3}")
+# Words of a variable's name in code: what a program calls the value it holds (``user_input``,
+# ``hashed_pw``, ``default_value``, ``form_data``), besides the secret words themselves.
+_CODE_WORDS = frozenset(
+    """pass passwd password passwords pwd pw pword passphrase secret secrets token tokens key keys auth
+    cred creds credential credentials hash hashed salt salted digest encoded decoded encrypted decrypted
+    cipher plain plaintext raw input inputs value values val var vars data arg args argv param params
+    kwargs opts opt option options result res ret str string text bytes buf buffer new old tmp temp
+    default defaults user users username login form field fields env environ config conf cfg setting
+    settings request req response resp entry item obj self cls generated random rand gen stored saved
+    current cur prev next first last given provided supplied entered typed confirm confirmed repeat
+    db sql api http url uri host port name names file path dir get set none null true false empty
+    init initial orig original final real mock fake test dummy sample example""".split()
+)
+
+
+def password_words(v: str) -> bool:
+    """An unquoted lower-case ``word_word`` under a password name that no program would name a
+    variable holding it (``password = open_sesame``): in a config file (``user = Aladdin``, then
+    ``password = open_sesame``) it is the password. A variable's name says what it holds or where
+    it came from (``db_password``, ``user_input``, ``hashed_pw``, ``default_value``): those stay
+    code. Calls, attributes and expressions never reach here (the places reject them, and
+    ``is_reference`` reads ``args.password``)."""
+    if not _SNAKE_WORDS.fullmatch(v) or _SECRET_WORD.search(v):
+        return False
+    # (and the words that end a name describing a thing, names.py's: encryption_algorithm,
+    # key_type, cert_file; cryptography's ``py_password = encryption_algorithm`` then ``.getattr``)
+    return not any(w in _CODE_WORDS or w in _NOT_SECRET_LAST for w in v.split("_"))
+
+
 def words_only(v: str) -> bool:
     """Words or a name made of words (``Incorrect``, ``pass-through``, ``encryption_algorithm``)."""
     return bool((v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters.wordy(v))
@@ -219,3 +255,72 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> boo
 def auth_blob(v: str) -> bool:
     """Base64 of ``user:password`` (``Y2k6...``): a credential whatever its length."""
     return len(v) >= 8 and _B64_VALUE.fullmatch(v) is not None and validators.basic_auth(v)
+
+
+# --- a label's value (``vendor SECRET value``: labels.py finds the place) ------------------------
+
+_LABEL_PARTS = re.compile(r"[-_.]")
+_LABEL_PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
+
+
+def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
+    """A label's value (docs/design/secrets.md, "Labels"): token-shaped, 16 characters or more (12
+    where the place vetted a short key), letters and digits, not words and an id. A strong label (``SECRET``, ``TOKEN``) is a strong
+    place: a typed key counts there as anywhere else (``finnhub SECRET abcdef1234567890abcd``,
+    ``values.typed_token``); hex or a UUID too. A weak one (``ACCESS``, ``PRIVATE``, ``KEY``, with a
+    vendor's name before it) wants a token-shaped value: letters and digits, drawn or typed, or hex
+    of a digest's length or a UUID (``monkeylearn ACCESS <40 hex>``, ``insightly_key = <uuid>``);
+    the vendor's name is what a cache key or an object id lacks (``cache_key``: no label at all).
+    ``assigned``: the label had ``:`` or ``=`` after it (kept for the callers; the judgement no
+    longer differs)."""
+    if len(value) < 12:
+        return False  # (12 to 15 only where the place vetted a short key: a vendor, a strong label)
+    digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
+    if not (digits and letters):
+        # one class only: a strong label's value may be all digits (value_ok's rule for numbers)
+        # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
+        if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
+            return False
+        # (a typed one too, under a strong label: vatlayer SECRET abcdefghijklmnopqrstuvwxyzabcdef)
+        return value_ok(value, STRONG, quoted=False) and (
+            digits or filters.looks_random(value, 20) or typed_token(value)
+        )
+    if _LABEL_PAIR.match(value):
+        return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
+    if not value[0].isalnum():
+        return False  # (.eu-west-1.api.aws: the rest of a host name)
+    if filters.is_uuid(value):
+        return value_ok(value, STRONG, quoted=False)  # (33333333-cccc-dddd-...: hex, not words)
+    parts = _LABEL_PARTS.split(value)
+    if sum(p.isalpha() and len(p) >= 2 for p in parts) >= 2:
+        return False  # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id
+    if len(parts) > 1 and all(
+        p.isdigit() or p.isalpha() and (len(p) <= 4 or filters.wordy(p)) for p in parts
+    ):
+        return (
+            False  # store-1628627769469: a word and a number (an example's id; 36 digits.XYZabcd... is not)
+        )
+    if "." in value and not any(len(p) >= 16 for p in value.split(".")):
+        return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
+    if not value_ok(value, STRONG, quoted=False):
+        return False
+    if filters.is_hex_digest(value) or filters.is_uuid(value):
+        # hex of a digest's length or a UUID: a key after a label, strong or weak, written as one or
+        # assigned (insightly_key = <uuid>): a vendor's name comes before a weak label (labels.py),
+        # which a cache key or an object id does not have
+        return True
+    return filters.looks_random(value, min(len(value), 16)) or _typed_label_value(value)
+
+
+_LABEL_TYPED = re.compile(r"[A-Za-z0-9_.+-]+[=+]*")
+_LETTER_RUN = re.compile(r"[A-Za-z]{4,}")
+
+
+def _typed_label_value(v: str) -> bool:
+    """A typed key after a label (``abcdef1234567890abcd``, ``pk_abcdefghij...12345``): letters,
+    digits, ``-``, ``_``, ``.``, ``+`` and base64's padding only (a path is not one:
+    ``runtime/2018-05-10``; ``label_value_ok`` keeps dotted names out), and no run of letters that
+    is a word (``CloudFrontOriginAccessIdentity2014_11_06``: a name and a date)."""
+    if not _LABEL_TYPED.fullmatch(v) or any(filters.wordy(w) for w in _LETTER_RUN.findall(v)):
+        return False
+    return typed_token(v)
