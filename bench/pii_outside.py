@@ -161,8 +161,55 @@ def _ip_kept(value: str) -> bool:
     return not ip.is_global
 
 
-def kept_by_policy(entity: str, span: str) -> str:
-    """Why our policy keeps ``span`` as a value (empty when it is personal)."""
+# Numbers whose check is weak (one in ten or eleven) or whose shape gives no literal: the policy
+# (docs/design/personal-data.md, "National ids of more countries", "Cards") takes them only after
+# their name, a card word or in a log line. Written here from that text, the names in the
+# languages Presidio's cases use; a case whose text names the number is claimed whatever happens.
+_NAMED_ONLY = {
+    "CA_SIN": r"\bsin\b|social.?insurance|\bnas\b|assurance sociale",
+    "AU_TFN": r"\btfn\b|tax.?file",
+    "PL_PESEL": r"pesel",
+    "SE_PERSONNUMMER": r"personnumm?er|personnr|\bpnr\b|person(?:al)?.?(?:identity.?)?(?:number|code)|swedish.?id",
+    "TR_NATIONAL_ID": r"kimlik|tckn|\bt\.?c\.?\b|turkish.{0,10}id",
+    "ZA_ID_NUMBER": r"\bid(?:entity)?.?(?:number|no)\b|identity.?number",
+    "UK_NHS": r"\bnhs\b",
+    "DE_TAX_ID": r"steuer|\bidnr\b|identifikationsnummer",
+    "IT_FISCAL_CODE": r"codice fiscale|\bc\.f\.|\bcf\b|fiscal code|tax code",
+    "KR_RRN": r"\brrn\b|resident registration|주민등록번호",
+    "IN_AADHAAR": r"aadh?aar|uidai|\buid\b",
+    "CREDIT_CARD": r"card|credit|debit|visa|master.?card|amex|american express|discover|diners|jcb|maestro|\bcc\b"
+    r"|\bpan\b|payment|\bpay\b|charge|checkout|kreditkarte|carte|tarjeta|cart[aã]o|\bcvv|billing",
+}
+# The forms taken on shape and check alone, whatever the words around them.
+_STRONG_FORM = {
+    "CA_SIN": r"\d{3}-\d{3}-\d{3}",
+    "KR_RRN": r"\d{6}-\d{7}",
+    "IN_AADHAAR": r"\d{4}([ -])\d{4}\1\d{4}",
+    "CREDIT_CARD": r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{5}",
+}
+_LOG_LINE = re.compile(
+    r"^\W?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d)"
+    r"|\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\b|\blevel\W{1,3}[a-z]+",
+    re.M,
+)
+
+
+def bare_weak_number(entity: str, span: str, text: str) -> bool:
+    """A number the policy takes only with its name (or, for a card, in a log line), written
+    without it: kept by policy, as any run of digits in code is."""
+    if entity not in _NAMED_ONLY or re.fullmatch(_STRONG_FORM.get(entity, r"(?!)"), span):
+        return False
+    rest = text.replace(span, " ")
+    if re.search(_NAMED_ONLY[entity], rest, re.I):
+        return False
+    return not (entity == "CREDIT_CARD" and _LOG_LINE.search(text))
+
+
+def kept_by_policy(entity: str, span: str, text: str = "") -> str:
+    """Why our policy keeps ``span`` as a value (empty when it is personal); ``text``: the case's
+    whole text (what says what a number is)."""
+    if bare_weak_number(entity, span, text or span):
+        return "a bare number whose check is weak, without its name (taken only after it)"
     if entity == "IP_ADDRESS" and _ip_kept(span):
         return "not a public address (kept outside network-configuration output)"
     if CLAIMED.get(entity) == "pii.phone":
@@ -321,7 +368,7 @@ class SpanResult:
         entity = self.planting.sample.family
         self.scope = scope(entity)
         if self.scope == "claimed" and self.planting.sample.kind == "tp":
-            self.why = kept_by_policy(entity, self.span)
+            self.why = kept_by_policy(entity, self.span, self.planting.sample.input)
             if self.why:
                 self.scope = "kept by policy"
 
