@@ -325,6 +325,24 @@ def public_credit(view: str, start: int) -> bool:
     )
 
 
+def credited(view: str, start: int, end: int) -> bool:
+    """``view[start:end]`` (a name or an address) is on a line that credits a profile
+    (``public_credit``): ``- [@jroe](https://github.com/jroe) (Jane Roe)``, ``"Jane Roe
+    (https://github.com/jroe)"``. A person carried from an ``Author:`` line keeps that place's
+    exception there, as on a copyright line (docs/design/personal-data.md, "Public credits")."""
+    a = view.rfind("\n", max(0, start - _LINE_BACK), start) + 1
+    b = view.find("\n", end, end + _LINE_BACK)
+    b = b if b >= 0 else min(len(view), end + _LINE_BACK)
+    line = view[a:b]
+    if "/" not in line:
+        return False
+    for m in _PROFILE.finditer(view, a, b):
+        lead = _URL_LEAD.match(m.group())
+        if public_credit(view, m.start() + (lead.end() if lead else 0)):
+            return True
+    return False
+
+
 def profile_handles(text: str, prose: bool = False, listed: bool = False) -> list[Span]:
     """The site and handle of each profile URL (``github.com/jdoe``): a handle found here is carried
     to its other copies as that URL, never as a bare word, since an organisation's or project's
