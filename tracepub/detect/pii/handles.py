@@ -169,7 +169,7 @@ class _HandleText(Detector):
 # ``instagram.com/<h>``, ``facebook.com/<h>``, ``keybase.io/<h>``, ``bsky.app/profile/<h>``,
 # ``medium.com/@<h>``, a Mastodon ``<instance>/@<h>``. The site's own pages are not handles.
 _PROFILE = re.compile(
-    r"(?i)(?<![\w.-])(?:https?://)?(?:www\.|mobile\.)?"
+    r"(?i)(?<![\w.@-])(?:https?://)?(?:www\.|mobile\.)?"  # (after an @: a git remote, ``ssh://git@github.com/o``)
     r"(?:(?P<site>github\.com|gitlab\.com|codeberg\.org)/(?:sponsors/)?(?P<gh>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))"
     r"(?=/?(?:[?#)\]>\"'\s,;]|$))"
     r"|(?:twitter\.com|x\.com)/(?P<tw>[A-Za-z0-9_]{1,15})(?=[/?#)\]>\"'\s,;]|$)"
@@ -266,6 +266,8 @@ _SITE_PAGES = frozenset(
         "k",
         "github",
         "gitlab",
+        "gitlab-org",  # the site's own organisation (gitlab.com/gitlab-org), as its pages
+        "edu",
         "twitter",
         "x",
         "facebook",
@@ -295,10 +297,16 @@ _CREDIT = re.compile(
     r"|[\"'][^\"'\n()<>]{1,80}?[ \t]*(?:<[^<>\n]{1,100}>[ \t]*)?\($"
     r"|`@?[\w.-]{1,40}[ \t]+<$"
     r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*//!?[^\n]{1,120}?[ \t]:[ \t]*$"
+    r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*//![^\n]{1,120}?:[ \t]*$"
+    # a link's target defined apart, as the rst link above: ``.. _Jane Roe: https://github.com/jroe``
+    # (rst) and ``[jroe]: https://github.com/jroe`` (a Markdown reference)
+    r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:\.\.[ \t]+_[^\n]{1,80}?|\[[^\[\]\n]{1,80}\]):[ \t]*$"
 )
 # A Sponsors page as package metadata's funding link (``"funding": "https://github.com/sponsors/x"``,
 # ``"url": …`` under it) or a link's target (``[Sponsor the project](…)``); not in a sentence.
-_FUNDING = re.compile(r"(?i)(?:\b(?:url|funding|sponsor|custom)[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?|\]\()$")
+_FUNDING = re.compile(
+    r"(?i)(?:\b(?:url|funding|sponsor|custom)[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?|\]\(|project-url:[^,\n]{1,40},[ \t]*)$"
+)
 _LINE_BACK = 500
 # A contributor card: the profile's avatar on its line or the line before (``image: …/u/1839645``
 # then ``link: https://github.com/jroe`` in a docs site's team list). The avatar is a trigger of
