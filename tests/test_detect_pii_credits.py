@@ -115,3 +115,22 @@ def test_a_person_found_elsewhere_is_not_carried_into_a_credit(engine):
     )
     names = [v for v in found(engine, text) if "@" not in v]
     assert names == ["Kofi Mensah", "Kofi Mensah"]  # the Author: line and the last line
+
+
+PYPI_INFO = (
+    '{\n  "info": {\n    "author": "Kofi Mensah",\n    "author_email": "kofi@mensah-tiles.nl",\n'
+    '    "bugtrack_url": null,\n    "home_page": "https://mensah-tiles.nl/",\n'
+    '    "maintainer": "Ilse Vandermeer",\n    "maintainer_email": "ilse@vandermeer-tiles.nl",\n'
+    '    "name": "tiles",\n    "package_url": "https://pypi.org/project/tiles/",\n'
+    '    "project_url": "https://pypi.org/project/tiles/"\n  }\n}\n'
+)
+
+
+def test_the_author_of_a_package_on_the_public_index_is_kept(engine):
+    import json
+
+    assert found(engine, PYPI_INFO) == []
+    assert found(engine, json.dumps({"stdout": PYPI_INFO})) == []  # as a tool's JSON output
+    private = PYPI_INFO.replace("https://pypi.org/", "https://pypi.kestrel.dev/")  # a private index
+    assert "kofi@mensah-tiles.nl" in found(engine, private)
+    assert "Kofi Mensah" in found(engine, private)

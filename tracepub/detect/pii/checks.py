@@ -204,6 +204,8 @@ def not_personal_email(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     local, _, domain = value.rpartition("@")
     low_local, low_domain = local.lower(), domain.lower()
+    if index_metadata(text, start):
+        return True
     labels = low_domain.split(".")
     if not any(c.isalpha() for c in labels[-1]) or all(lab.isdigit() for lab in labels[:-1] if lab):
         return True  # pkg@1.2.3, x@1.2.3.beta
@@ -222,6 +224,24 @@ def not_personal_email(text: str, start: int, end: int) -> bool:
     if low_domain in _SSH_DOMAINS or (low_domain.endswith(tuple("." + d for d in _SSH_DOMAINS))):
         return True
     return bool(_ALGO_TOKEN.search(low_local) and ("-" in low_local or low_local in ("keepalive", "zlib")))
+
+
+# Package metadata that the public index serves: PyPI's JSON API (``pypi.org/pypi/<name>/json``),
+# whose "info" names the project's author and maintainer a few lines from its own
+# ``"package_url": "https://pypi.org/project/…"``. Published by the index, as a credit is by the
+# project (docs/design/personal-data.md, "Public credits"); a private index serves another host.
+_INDEX_KEY = re.compile(r'"[ \t]*(?:author|maintainer)(?:_email)?[ \t]*"[ \t]*:[ \t]*"[ \t]*$')
+# (written in any escaping: ``\\"``, ``\\/`` read by ``escaped_view`` as the character and a space)
+_INDEX_URL = re.compile(r"(?:package|project)_url\W{1,8}https:\W{1,4}pypi\.org\W{1,3}project\W")
+_INDEX_REACH = 4000
+
+
+def index_metadata(text: str, start: int) -> bool:
+    """The value at ``start`` is the author or maintainer (name or address) of a PyPI JSON document."""
+    if _INDEX_KEY.search(text, line_start(text, start, 40), start) is None:
+        return False
+    lo, hi = max(0, start - _INDEX_REACH), start + _INDEX_REACH
+    return _INDEX_URL.search(text, lo, hi) is not None
 
 
 _URL_USERINFO = re.compile(r"(?i)[a-z][a-z0-9+.-]*://[^/\s@:]*:$")

@@ -443,6 +443,10 @@ class _Emails(Detector):
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         return self._presidio.emails(escaped_view(text))
 
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        """On the whole string, kept on ``windows``: ``checks.index_metadata`` reads around the line."""
+        return [s for s in self.scan(text, leaf) if any(a <= s.start and s.end <= b for a, b in windows)]
+
 
 class _Phones(Detector):
     """Phone numbers (``phones.py``) on the lines that can hold a candidate with seven digits.
