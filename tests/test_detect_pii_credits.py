@@ -131,6 +131,8 @@ def test_the_author_of_a_package_on_the_public_index_is_kept(engine):
 
     assert found(engine, PYPI_INFO) == []
     assert found(engine, json.dumps({"stdout": PYPI_INFO})) == []  # as a tool's JSON output
+    carried = "Author: Kofi Mensah <kofi@mensah-tiles.nl>\n" + PYPI_INFO  # found in a log, carried here
+    assert found(engine, carried) == ["Kofi Mensah", "kofi@mensah-tiles.nl"]
     private = PYPI_INFO.replace("https://pypi.org/", "https://pypi.kestrel.dev/")  # a private index
     assert "kofi@mensah-tiles.nl" in found(engine, private)
     assert "Kofi Mensah" in found(engine, private)

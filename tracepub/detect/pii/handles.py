@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.checks import index_metadata
 from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
@@ -337,7 +338,10 @@ def credited(view: str, start: int, end: int) -> bool:
     """``view[start:end]`` (a name or an address) is on a line that credits a profile
     (``public_credit``): ``- [@jroe](https://github.com/jroe) (Jane Roe)``, ``"Jane Roe
     (https://github.com/jroe)"``. A person carried from an ``Author:`` line keeps that place's
-    exception there, as on a copyright line (docs/design/personal-data.md, "Public credits")."""
+    exception there, as on a copyright line (docs/design/personal-data.md, "Public credits"), and
+    so does one carried into the public index's metadata of a package (``checks.index_metadata``)."""
+    if index_metadata(view, start):
+        return True
     a = view.rfind("\n", max(0, start - _LINE_BACK), start) + 1
     b = view.find("\n", end, end + _LINE_BACK)
     b = b if b >= 0 else min(len(view), end + _LINE_BACK)
