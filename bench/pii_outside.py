@@ -210,6 +210,12 @@ def kept_by_policy(entity: str, span: str, text: str = "") -> str:
     whole text (what says what a number is)."""
     if bare_weak_number(entity, span, text or span):
         return "a bare number whose check is weak, without its name (taken only after it)"
+    if (
+        CLAIMED.get(entity) == "pii.phone"
+        and (text or span).strip() == span
+        and re.fullmatch(r"[1-9][0-9]{6,14}", span)
+    ):
+        return "bare digits without a phone's form or cue (a trunk 0 or a + is a form)"
     if entity == "IP_ADDRESS" and _ip_kept(span):
         return "not a public address (kept outside network-configuration output)"
     if CLAIMED.get(entity) == "pii.phone":
