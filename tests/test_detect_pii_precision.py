@@ -256,3 +256,9 @@ def test_byte_escapes_and_git_remotes_are_not_glued_to_a_name(engine):
         engine, '("ssh://git@github.com/org/repo", "ssh://git@github.com/kmensah91")', "pii.handle"
     )
     assert _typed(engine, "ping jo-box.local", "pii.hostname") == {"jo-box.local"}
+
+
+def test_an_address_carried_into_svg_path_data_stays_there(engine):
+    text = 'ip 1.23.82.72 seen\n<path d="M8 0C3.58 0 0 3.58 0 8c-.01 1.08.58 1.23.82.72 1.21 1.87.87"/>'
+    engine.start_unit()
+    assert [s.start for s in engine.scan(text, CODE) if s.type == "pii.ip"] == [3]

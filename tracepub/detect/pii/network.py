@@ -182,6 +182,8 @@ def _service(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return any(ip.version == n.version and ip in n for n in _SERVICE_NETS)
 
 
+# Inside an SVG path's data attribute, on its line: digits run together with dots and signs.
+_SVG_PATH = re.compile(r"""(?<![\w-])d=\\?["'][ \t]*[MmLl][^"'\n<>=]*$""")
 _ASCENDING = "01234567890123456789"
 
 
@@ -255,6 +257,8 @@ def personal_ip(text: str, start: int, end: int) -> bool:
     bare = value.split("/", 1)[0]
     if _DOTTED_BEFORE.search(text, max(0, start - 2), start) or _DOTTED_AFTER.match(text, end):
         return False
+    if _SVG_PATH.search(text, max(0, start - 4000), start) is not None:
+        return False  # numbers of an SVG path's data (``d="M8 0C3.58 … 7.59.4.07``)
     if text[start - 1 : start] == "/" and text[start - 2 : start - 1] not in ("/", ""):
         return False  # a path's segment (``/project/opencv-python/4.6.0.66/``): a version, not a host
     nl = text.rfind("\n", max(0, start - 80), start)
