@@ -168,6 +168,7 @@ def _ip_kept(value: str) -> bool:
 _NAMED_ONLY = {
     "CA_SIN": r"\bsin\b|social.?insurance|\bnas\b|assurance sociale",
     "AU_TFN": r"\btfn\b|tax.?file",
+    "US_SSN": r"\bssn\b|social.?security",
     "PL_PESEL": r"pesel",
     "SE_PERSONNUMMER": r"personnumm?er|personnr|\bpnr\b|person(?:al)?.?(?:identity.?)?(?:number|code)|swedish.?id",
     "TR_NATIONAL_ID": r"kimlik|tckn|\bt\.?c\.?\b|turkish.{0,10}id",
@@ -183,6 +184,7 @@ _NAMED_ONLY = {
 # The forms taken on shape and check alone, whatever the words around them.
 _STRONG_FORM = {
     "CA_SIN": r"\d{3}-\d{3}-\d{3}",
+    "US_SSN": r"\d{3}([- ])\d{2}\1\d{4}",
     "KR_RRN": r"\d{6}-\d{7}",
     "IN_AADHAAR": r"\d{4}([ -])\d{4}\1\d{4}",
     "CREDIT_CARD": r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{5}",
@@ -205,11 +207,51 @@ def bare_weak_number(entity: str, span: str, text: str) -> bool:
     return not (entity == "CREDIT_CARD" and _LOG_LINE.search(text))
 
 
+def _sg_check(v: str) -> bool:
+    """Singapore NRIC/FIN check letter (ICA's published weights): S/T, F/G, and M (since 2022)."""
+    if not re.fullmatch(r"[STFGM]\d{7}[A-Z]", v):
+        return False
+    total = sum(int(c) * w for c, w in zip(v[1:8], (2, 7, 6, 5, 4, 3, 2), strict=True))
+    total += {"T": 4, "G": 4, "M": 3}.get(v[0], 0)
+    letters = {"S": "JZIHGFEDCBA", "T": "JZIHGFEDCBA", "M": "XWUTRQPNJLK"}.get(v[0], "XWUTRQPNMLK")
+    return letters[total % 11] == v[8]
+
+
+def _kr_check(v: str) -> bool:
+    """Korean RRN check digit (numbers issued before October 2020)."""
+    d = v.replace("-", "")
+    total = sum(int(c) * w for c, w in zip(d[:12], (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5), strict=True))
+    return (11 - total % 11) % 10 == int(d[12])
+
+
+# Words so frequent that after a title or "call me" they are not taken as a name (the policy's
+# Zipf 5.2: "Mr. Right", "call me Maybe"), looked up in wordfreq as the policy says.
+_TITLE = re.compile(r"^(?:(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+)?")
+
+
+def _very_common_name(span: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    word = _TITLE.sub("", span).strip()
+    return " " not in word and zipf_frequency(word.lower(), "en") >= 5.2
+
+
 def kept_by_policy(entity: str, span: str, text: str = "") -> str:
     """Why our policy keeps ``span`` as a value (empty when it is personal); ``text``: the case's
     whole text (what says what a number is)."""
     if bare_weak_number(entity, span, text or span):
         return "a bare number whose check is weak, without its name (taken only after it)"
+    if entity == "SG_NRIC_FIN" and not _sg_check(span):
+        return "its prefix or check letter fails: no valid NRIC/FIN"
+    if (
+        entity == "KR_RRN"
+        and re.fullmatch(r"\d{6}-\d{7}", span)
+        and not _kr_check(span)
+        and not re.search(_NAMED_ONLY["KR_RRN"], text, re.I)
+    ):
+        return "a bare RRN whose check digit fails, without its name"
+    if entity == "PERSON" and _very_common_name(span):
+        return "a very frequent English word as a name (after a title: 'Mr. May')"
     if (
         CLAIMED.get(entity) == "pii.phone"
         and (text or span).strip() == span

@@ -91,6 +91,8 @@ def test_national_ids_after_their_name_or_in_their_series(engine, text, value):
         ('"id_number": "8001015009087"', "8001015009087"),
         ('"steuer_id": "98765432106"', "98765432106"),
         ("personal identity code is: 189110089811.", "189110089811"),  # born in the 1800s: century 18
+        ("SSN: 078051121", "078051121"),  # a US SSN has no check at all: its name or its 3-2-4 form
+        ('social_security_number: "078 05 1121"', "078 05 1121"),
     ],
 )
 def test_weak_numbers_after_a_field_name(engine, text, value):
@@ -128,6 +130,8 @@ def test_bare_numbers_without_the_name_stay(engine):
     assert values(engine, "rows 9202201234088", "pii.national_id") == []
     assert values(engine, "9202201234088 rows in table; id number column", "pii.national_id") == []
     assert values(engine, "M4332674X", "pii.national_id") == []  # wrong check letter
+    assert values(engine, "ssn=000123456", "pii.national_id") == []  # area 000 is never issued
+    assert values(engine, "rows 078051121", "pii.national_id") == []
 
 
 @pytest.mark.parametrize(

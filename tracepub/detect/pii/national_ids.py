@@ -218,8 +218,15 @@ def _digits(check):
 
 _S = r"[ _-]?"  # between a name's words: prose, snake_case and camelCase keys (``tax_file_number``, ``nhsNumber``)
 
+
 # Numbers taken after their name: (name regex, number regex, check on the matched number).
+def _us_ssn(d: str) -> bool:
+    """No check digit: only the blocks never issued (area 000, 666, 900-999; group 00; serial 0000)."""
+    return d[:3] not in ("000", "666") and d[0] != "9" and d[3:5] != "00" and d[5:] != "0000"
+
+
 _NAMED = (
+    (rf"ssn|social{_S}security(?:{_S}(?:number|no|num))?", r"[0-8][0-9]{2}([- ]?)[0-9]{2}\1[0-9]{4}", _digits(_us_ssn)),
     (rf"sin|social{_S}insurance(?:{_S}(?:number|no|num))?|nas|num[ée]ro d'assurance sociale|assurance sociale",
      r"[1-79][0-9]{2}([- ]?)[0-9]{3}\1[0-9]{3}", _digits(luhn)),
     (r"codice fiscale|c\.f\.|cf|fiscal code|tax code",  # (a check letter, but its shape is any 16 letters+digits)
@@ -285,7 +292,8 @@ class NationalIds(Detector):
     context_free = True
     # The names (as literals; the short ones with what can follow them) and the strong shapes.
     trigger = Trigger(
-        literals=(*(w + c + x for w, x in (("social", "insurance"), ("tax", "file"), ("personal", "identity"),
+        literals=(*(w + c + x for w, x in (("social", "insurance"), ("social", "security"), ("tax", "file"),
+                                             ("personal", "identity"),
                                              ("id", "number"), ("id", "no"), ("identity", "number"),
                                              ("nhs", "number"), ("nhs", "no"), ("person", "number"))
                     for c in ("", " ", "_", "-")),
@@ -295,7 +303,7 @@ class NationalIds(Detector):
                   "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
                   "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
                   "codice fiscale", "c.f.", "fiscal code", "tax code",
-                  *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
+                  *(w + c for w in ("sin", "ssn", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
                                                                                             '"', "'", ")", "_"))),
         shapes=_STRONG_SHAPES,
         shape_check=_B,  # as every ``_STRONG`` match starts: the automaton finds the shapes in hex too
