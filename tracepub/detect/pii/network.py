@@ -161,9 +161,10 @@ _SERVICES = frozenset(
     }
 )
 # The front ends of a few large public services, in the blocks their operators announce for their
-# own servers (Google's web front ends, not Google Cloud's customer ranges; Meta's; Cloudflare's
-# anycast edge; Yahoo's): an address there names a company's service (``173.194.35.7`` in an HTTP
-# client's tests is google.com), never someone's machine or home line.
+# own servers (Google's web front ends, not Google Cloud's customer ranges; Meta's; Yahoo's): an
+# address there names a company's service (``173.194.35.7`` in an HTTP client's tests is
+# google.com), never someone's machine or home line. Not Cloudflare's edge: it fronts anyone's
+# website, a personal one too.
 _SERVICE_NETS = tuple(
     ipaddress.ip_network(n)
     for n in (
@@ -172,7 +173,6 @@ _SERVICE_NETS = tuple(
         "216.58.192.0/19", "216.239.32.0/19", "2001:4860::/32", "2404:6800::/32", "2607:f8b0::/32",
         "2800:3f0::/32", "2a00:1450::/32", "2c0f:fb50::/32",  # Google
         "31.13.64.0/18", "157.240.0.0/16", "2a03:2880::/32",  # Meta
-        "104.16.0.0/13", "172.64.0.0/13", "2606:4700::/32",  # Cloudflare
         "2001:4998::/32",  # Yahoo
     )
 )  # fmt: skip
