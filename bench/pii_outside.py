@@ -41,11 +41,15 @@ their outcomes listed, but count in neither headline; the headline is the claime
 For "kept by policy" rows the "leaked" column is the share kept, as the policy says.
 
 Measured (`python bench/pii_outside.py`: 1,435 cases, 862 positive, x 6 harnesses x 4 places =
-34,440 plantings; Presidio 0aa9f8e): claimed entities 9,864 spans, 81.8% fully redacted, 0.0%
-partial, 18.2% leaked; their negatives 97.6% kept. Before the fixes made against it (main at
-6c42897, the same scorer): 70.1% fully redacted, 94.3% kept. Kept by policy: 2,688 spans. What
-it still misses is mostly bare numbers with a weak check (cards without a card word, SIN,
-personnummer, TCKN, NHS, TFN, PESEL, Aadhaar) and person names outside prose.
+34,440 plantings; Presidio 0aa9f8e): claimed entities 7,968 spans, 97.4% fully redacted, 0.0%
+partial, 2.6% leaked; their negatives 97.6% kept. Kept by policy: 4,584 spans, among them the
+numbers our policy takes only after their name (``bare_weak_number``: a SIN, TFN, PESEL,
+personnummer, TCKN, ZA id, NHS number, Steuer-ID, bare RRN or SSN, codice fiscale, Aadhaar or
+card number written alone), NRICs and RRNs whose check fails, a phone's bare digits and a very
+frequent word after a title. Before (main at aec0515, when those bare numbers still counted as
+claimed): 81.8% of 9,864 spans fully redacted, 97.6% kept; at 6c42897: 70.1%, 94.3%. What it
+still misses is mostly person names in prose that NER does not find ("Dan Bar"), ids glued to a
+word ("is199003052397"), lower-case NINOs, and Turkish and Chinese phones without a cue.
 """
 
 from __future__ import annotations
@@ -161,8 +165,103 @@ def _ip_kept(value: str) -> bool:
     return not ip.is_global
 
 
-def kept_by_policy(entity: str, span: str) -> str:
-    """Why our policy keeps ``span`` as a value (empty when it is personal)."""
+# Numbers whose check is weak (one in ten or eleven) or whose shape gives no literal: the policy
+# (docs/design/personal-data.md, "National ids of more countries", "Cards") takes them only after
+# their name, a card word or in a log line. Written here from that text, the names in the
+# languages Presidio's cases use; a case whose text names the number is claimed whatever happens.
+_NAMED_ONLY = {
+    "CA_SIN": r"\bsin\b|social.?insurance|\bnas\b|assurance sociale",
+    "AU_TFN": r"\btfn\b|tax.?file",
+    "US_SSN": r"\bssn\b|social.?security",
+    "PL_PESEL": r"pesel",
+    "SE_PERSONNUMMER": r"personnumm?er|personnr|\bpnr\b|person(?:al)?.?(?:identity.?)?(?:number|code)|swedish.?id",
+    "TR_NATIONAL_ID": r"kimlik|tckn|\bt\.?c\.?\b|turkish.{0,10}id",
+    "ZA_ID_NUMBER": r"\bid(?:entity)?.?(?:number|no)\b|identity.?number",
+    "UK_NHS": r"\bnhs\b",
+    "DE_TAX_ID": r"steuer|\bidnr\b|identifikationsnummer",
+    "IT_FISCAL_CODE": r"codice fiscale|\bc\.f\.|\bcf\b|fiscal code|tax code",
+    "KR_RRN": r"\brrn\b|resident registration|주민등록번호",
+    "IN_AADHAAR": r"aadh?aar|uidai|\buid\b",
+    "CREDIT_CARD": r"card|credit|debit|visa|master.?card|amex|american express|discover|diners|jcb|maestro|\bcc\b"
+    r"|\bpan\b|payment|\bpay\b|charge|checkout|kreditkarte|carte|tarjeta|cart[aã]o|\bcvv|billing",
+}
+# The forms taken on shape and check alone, whatever the words around them.
+_STRONG_FORM = {
+    "CA_SIN": r"\d{3}-\d{3}-\d{3}",
+    "US_SSN": r"\d{3}([- ])\d{2}\1\d{4}",
+    "KR_RRN": r"\d{6}-\d{7}",
+    "IN_AADHAAR": r"\d{4}([ -])\d{4}\1\d{4}",
+    "CREDIT_CARD": r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}(?:\1\d{3})?|\d{4}([ -])\d{6}\2\d{5}",
+}
+_LOG_LINE = re.compile(
+    r"^\W?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d)"
+    r"|\b(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\b|\blevel\W{1,3}[a-z]+",
+    re.M,
+)
+
+
+def bare_weak_number(entity: str, span: str, text: str) -> bool:
+    """A number the policy takes only with its name (or, for a card, in a log line), written
+    without it: kept by policy, as any run of digits in code is."""
+    if entity not in _NAMED_ONLY or re.fullmatch(_STRONG_FORM.get(entity, r"(?!)"), span):
+        return False
+    rest = text.replace(span, " ")
+    if re.search(_NAMED_ONLY[entity], rest, re.I):
+        return False
+    return not (entity == "CREDIT_CARD" and _LOG_LINE.search(text))
+
+
+def _sg_check(v: str) -> bool:
+    """Singapore NRIC/FIN check letter (ICA's published weights): S/T, F/G, and M (since 2022)."""
+    if not re.fullmatch(r"[STFGM]\d{7}[A-Z]", v):
+        return False
+    total = sum(int(c) * w for c, w in zip(v[1:8], (2, 7, 6, 5, 4, 3, 2), strict=True))
+    total += {"T": 4, "G": 4, "M": 3}.get(v[0], 0)
+    letters = {"S": "JZIHGFEDCBA", "T": "JZIHGFEDCBA", "M": "XWUTRQPNJLK"}.get(v[0], "XWUTRQPNMLK")
+    return letters[total % 11] == v[8]
+
+
+def _kr_check(v: str) -> bool:
+    """Korean RRN check digit (numbers issued before October 2020)."""
+    d = v.replace("-", "")
+    total = sum(int(c) * w for c, w in zip(d[:12], (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5), strict=True))
+    return (11 - total % 11) % 10 == int(d[12])
+
+
+# Words so frequent that after a title or "call me" they are not taken as a name (the policy's
+# Zipf 5.2: "Mr. Right", "call me Maybe"), looked up in wordfreq as the policy says.
+_TITLE = re.compile(r"^(?:(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+)?")
+
+
+def _very_common_name(span: str) -> bool:
+    from wordfreq import zipf_frequency
+
+    word = _TITLE.sub("", span).strip()
+    return " " not in word and zipf_frequency(word.lower(), "en") >= 5.2
+
+
+def kept_by_policy(entity: str, span: str, text: str = "") -> str:
+    """Why our policy keeps ``span`` as a value (empty when it is personal); ``text``: the case's
+    whole text (what says what a number is)."""
+    if bare_weak_number(entity, span, text or span):
+        return "a bare number whose check is weak, without its name (taken only after it)"
+    if entity == "SG_NRIC_FIN" and not _sg_check(span):
+        return "its prefix or check letter fails: no valid NRIC/FIN"
+    if (
+        entity == "KR_RRN"
+        and re.fullmatch(r"\d{6}-\d{7}", span)
+        and not _kr_check(span)
+        and not re.search(_NAMED_ONLY["KR_RRN"], text, re.I)
+    ):
+        return "a bare RRN whose check digit fails, without its name"
+    if entity == "PERSON" and _very_common_name(span):
+        return "a very frequent English word as a name (after a title: 'Mr. May')"
+    if (
+        CLAIMED.get(entity) == "pii.phone"
+        and (text or span).strip() == span
+        and re.fullmatch(r"[1-9][0-9]{6,14}", span)
+    ):
+        return "bare digits without a phone's form or cue (a trunk 0 or a + is a form)"
     if entity == "IP_ADDRESS" and _ip_kept(span):
         return "not a public address (kept outside network-configuration output)"
     if CLAIMED.get(entity) == "pii.phone":
@@ -321,7 +420,7 @@ class SpanResult:
         entity = self.planting.sample.family
         self.scope = scope(entity)
         if self.scope == "claimed" and self.planting.sample.kind == "tp":
-            self.why = kept_by_policy(entity, self.span)
+            self.why = kept_by_policy(entity, self.span, self.planting.sample.input)
             if self.why:
                 self.scope = "kept by policy"
 

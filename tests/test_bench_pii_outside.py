@@ -94,6 +94,26 @@ def test_values_the_policy_keeps():
     assert not po.kept_by_policy("MAC_ADDRESS", "00:1A:2B:3C:4D:5E")
     assert po.kept_by_policy("EMAIL_ADDRESS", "info@presidio.site")
     assert not po.kept_by_policy("EMAIL_ADDRESS", "anotherinfo@presidio.site")
+    # Weak checks: kept bare, claimed with their name, a card word or a log line.
+    assert po.kept_by_policy("CA_SIN", "130692544", "130692544")
+    assert not po.kept_by_policy("CA_SIN", "130692544", "My SIN is 130692544")
+    assert not po.kept_by_policy("CA_SIN", "130-692-544", "130-692-544")  # the strong form
+    assert po.kept_by_policy("CREDIT_CARD", "4111111111111111", "4111111111111111")
+    assert not po.kept_by_policy("CREDIT_CARD", "4111111111111111", "my visa 4111111111111111")
+    assert not po.kept_by_policy(
+        "CREDIT_CARD", "4111111111111111", "2024-05-01 10:00:01 ERROR 4111111111111111"
+    )
+    assert not po.kept_by_policy("CREDIT_CARD", "4111 1111 1111 1111", "4111 1111 1111 1111")
+    assert not po.kept_by_policy("SG_NRIC_FIN", "S1234567D", "S1234567D")  # strong: shape and check
+    assert po.kept_by_policy("TR_PHONE_NUMBER", "5321234567", "5321234567")  # no phone's form or cue
+    assert po.kept_by_policy("SG_NRIC_FIN", "S1234567A", "S1234567A")  # the check letter fails
+    assert not po.kept_by_policy("SG_NRIC_FIN", "M4332674T", "M4332674T")
+    assert po.kept_by_policy("US_SSN", "078051121", "078051121")
+    assert not po.kept_by_policy("US_SSN", "078051121", "SSN 078051121")
+    assert po.kept_by_policy("PERSON", "Mr. May", "his name is Mr. May")
+    assert not po.kept_by_policy("PERSON", "Mr. Mayers", "Mr. Mayers")
+    assert not po.kept_by_policy("TR_PHONE_NUMBER", "05321234567", "05321234567")  # a trunk 0
+    assert not po.kept_by_policy("PHONE_NUMBER", "5321234567", "call 5321234567")
 
 
 def _planting(sample: rc.Sample) -> rc.Planting:

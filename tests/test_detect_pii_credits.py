@@ -42,6 +42,10 @@ CREDITS = [
     "  link: https://github.com/kmensah91\n",
     "//! locale : Twi [tw]\n//! author : Ilse Vandermeer : https://github.com/ivandermeer\n"
     "//!           Kofi Mensah : https://github.com/kmensah91\n",
+    "//!           Kofi Mensah: https://github.com/kmensah91\n",
+    ".. _Kofi Mensah: https://github.com/kmensah91\n",  # an rst link's target
+    "[kmensah91]: https://github.com/kmensah91\n",  # a Markdown reference link
+    "Project-URL: Sponsor, https://github.com/sponsors/kmensah91\n",  # a funding link in PKG-INFO
 ]
 
 
@@ -100,3 +104,35 @@ def test_a_rights_holder_found_elsewhere_is_not_carried_into_the_license_clauses
     )
     names = [v for v in found(engine, text) if "@" not in v]
     assert names == ["Ilse Vandermeer", "Ilse Vandermeer"]  # the Author: line and the last line
+
+
+def test_a_person_found_elsewhere_is_not_carried_into_a_credit(engine):
+    text = (
+        "Author: Kofi Mensah <kofi@mensah-tiles.nl>\n"
+        "- [@kmensah91](https://github.com/kmensah91) (Kofi Mensah)\n"
+        '  "contributors": ["Kofi Mensah (https://github.com/kmensah91)"]\n'
+        "Kofi Mensah fixed the parser.\n"
+    )
+    names = [v for v in found(engine, text) if "@" not in v]
+    assert names == ["Kofi Mensah", "Kofi Mensah"]  # the Author: line and the last line
+
+
+PYPI_INFO = (
+    '{\n  "info": {\n    "author": "Kofi Mensah",\n    "author_email": "kofi@mensah-tiles.nl",\n'
+    '    "bugtrack_url": null,\n    "home_page": "https://mensah-tiles.nl/",\n'
+    '    "maintainer": "Ilse Vandermeer",\n    "maintainer_email": "ilse@vandermeer-tiles.nl",\n'
+    '    "name": "tiles",\n    "package_url": "https://pypi.org/project/tiles/",\n'
+    '    "project_url": "https://pypi.org/project/tiles/"\n  }\n}\n'
+)
+
+
+def test_the_author_of_a_package_on_the_public_index_is_kept(engine):
+    import json
+
+    assert found(engine, PYPI_INFO) == []
+    assert found(engine, json.dumps({"stdout": PYPI_INFO})) == []  # as a tool's JSON output
+    carried = "Author: Kofi Mensah <kofi@mensah-tiles.nl>\n" + PYPI_INFO  # found in a log, carried here
+    assert found(engine, carried) == ["Kofi Mensah", "kofi@mensah-tiles.nl"]
+    private = PYPI_INFO.replace("https://pypi.org/", "https://pypi.kestrel.dev/")  # a private index
+    assert "kofi@mensah-tiles.nl" in found(engine, private)
+    assert "Kofi Mensah" in found(engine, private)

@@ -79,11 +79,59 @@ def test_national_ids_after_their_name_or_in_their_series(engine, text, value):
     assert values(engine, text, "pii.national_id") == [value]
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("social_insurance_number: 130692544", "130692544"),  # a field's name in snake_case...
+        ('socialInsuranceNumber = "130692544"', "130692544"),  # ... or camelCase
+        ('tax_file_number: "876543210"', "876543210"),
+        ("taxFileNumber=876543210", "876543210"),
+        ('"nhs_number": "4010232137"', "4010232137"),
+        ("nhsNumber=4010232137", "4010232137"),
+        ('"id_number": "8001015009087"', "8001015009087"),
+        ('"steuer_id": "98765432106"', "98765432106"),
+        ("personal identity code is: 189110089811.", "189110089811"),  # born in the 1800s: century 18
+        ("SSN: 078051121", "078051121"),  # a US SSN has no check at all: its name or its 3-2-4 form
+        ('social_security_number: "078 05 1121"', "078 05 1121"),
+    ],
+)
+def test_weak_numbers_after_a_field_name(engine, text, value):
+    assert values(engine, text, "pii.national_id") == [value]
+
+
+@pytest.mark.parametrize(
+    "text, card",
+    [
+        ("2024-05-01 12:03:44,120 ERROR gateway declined 5555555555554444", "5555555555554444"),
+        ("Jun 02 10:11:12 host app[123]: txn 6011000400000000 declined", "6011000400000000"),
+        ('level=info msg="authorized" number=371449635398431', "371449635398431"),
+        ("[12:03:44.120] WARN retry 4484070000000000", "4484070000000000"),
+    ],
+)
+def test_cards_in_log_lines(engine, text, card):
+    assert values(engine, text, "pii.credit_card") == [card]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x = 5555555555554444",  # code: no log line, no card word
+        "2024-05-01 12:03:44 INFO request 1234567812345670",  # Luhn passes, but no issuer starts with 1
+        "2024-05-01 12:03:44 INFO took 4111111111111111111 ns",  # 19 digits
+        "2024-05-01 12:03:44 INFO offset 4111111111111111.5",  # a decimal's digits
+    ],
+)
+def test_other_digit_runs_in_logs_stay(engine, text):
+    assert values(engine, text, "pii.credit_card") == []
+
+
 def test_bare_numbers_without_the_name_stay(engine):
     assert values(engine, "build 960121-1234567", "pii.national_id") == []  # check digit fails, no name
     assert values(engine, "rows 9202201234088", "pii.national_id") == []
     assert values(engine, "9202201234088 rows in table; id number column", "pii.national_id") == []
     assert values(engine, "M4332674X", "pii.national_id") == []  # wrong check letter
+    assert values(engine, "ssn=000123456", "pii.national_id") == []  # area 000 is never issued
+    assert values(engine, "rows 078051121", "pii.national_id") == []
 
 
 @pytest.mark.parametrize(

@@ -126,6 +126,11 @@ def _typed(engine: Engine, text: str, type_: str) -> set[str]:
         '"[dead::beef]",',
         "self.assertIsNotNone(is_absolute_uri('http://::1234:5678'))",
         "http://[2001:db8::1]:8080/",  # documentation range
+        '("http://173.194.35.7:80", ("http", "173.194.35.7", 80)),',  # Google's front ends
+        '"http://[2607:f8b0:4005:805::200e%eth0]/",',
+        "Release libX11 1.1 RC2 (1.0.99.2).",  # a release candidate's version
+        "(sections `3.1.3.6`_, `3.2.2.10`_, `3.3.2.11`_)",  # a list of sections
+        "https://pypi.org/project/opencv-python/4.6.0.66/",  # a version as a path segment
     ],
 )
 def test_numbers_and_code_that_are_not_addresses_stay(engine, text):
@@ -201,6 +206,7 @@ def test_digit_runs_that_are_not_cards_or_ids_stay(engine, text):
         '"name": "Top Devices",',
         "'response-example': {'name': 'Response Syntax', 'line_limit': 2000},",
         'cls.r3 = Restaurant.objects.create(city=cls.c2, name="Chinese Dinner")',
+        'Restaurant.objects.create(city=c2, name="Take Away", email="x@dinner.io")',  # common words
         "name: 'Anno Domini',",
         "/*! Axios v1.21.1 Copyright (c) 2026 Matt Zabriskie and contributors */",
         "Copyright: 2008, Benjamin Kosnik <bkoz@redhat.com>",
@@ -241,3 +247,18 @@ def test_public_and_placeholder_addresses_stay(engine, text):
 )
 def test_code_after_an_app_name_is_not_a_handle(engine, text):
     assert not _typed(engine, text, "pii.handle")
+
+
+def test_byte_escapes_and_git_remotes_are_not_glued_to_a_name(engine):
+    text = 'assert v == b"0!\\xa0\\x0e0\\x0c\\x82\\x0bzombo.local"'
+    assert not [v for v, t in _found(engine, text) if t == "pii.hostname" and v.startswith("x0b")]
+    assert not _typed(
+        engine, '("ssh://git@github.com/org/repo", "ssh://git@github.com/kmensah91")', "pii.handle"
+    )
+    assert _typed(engine, "ping jo-box.local", "pii.hostname") == {"jo-box.local"}
+
+
+def test_an_address_carried_into_svg_path_data_stays_there(engine):
+    text = 'ip 1.23.82.72 seen\n<path d="M8 0C3.58 0 0 3.58 0 8c-.01 1.08.58 1.23.82.72 1.21 1.87.87"/>'
+    engine.start_unit()
+    assert [s.start for s in engine.scan(text, CODE) if s.type == "pii.ip"] == [3]

@@ -67,7 +67,7 @@ PLANTS = [
     "GB82 WEST 1234 5698 7654 32",
     "ip 81.2.69.160",
     "host 81.2.69.161:8080",
-    "addr 2a00:1450:4001:80b::200e",
+    "addr 2a02:8109:b6c0:80b::200e",  # (2a00:1450::/32 is Google's front ends: a service, no one's)
     'password = "{{alnum:14}}"',
     'api_key: "{{alnum:32}}"',
     "DATABASE_URL=postgres://app:{{alnum:16}}@db.example.com:5432/app",

@@ -27,7 +27,7 @@ import unicodedata
 import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.pii.handles import public_credit
+from tracepub.detect.pii.handles import credited, public_credit
 from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.pii.network import personal_ip
 from tracepub.detect.places import SYSTEM_ACCOUNTS, cued, in_place, zipf
@@ -349,6 +349,8 @@ def accept(text: str, view: str, s: int, e: int, kind: Kind) -> bool:
         # also as an account name seen in a prompt ("Upstream-Contact: Behdad Esfahbod" after "behdad:src$")
     if not own and type_ == "pii.handle" and public_credit(view, s):
         return False  # nor a contributor's profile in a published credit (``handles.public_credit``)
+    if not own and type_ in _HOLDERS and type_ != "pii.handle" and credited(view, s, e):
+        return False  # nor their name or address on that credit's line (``handles.credited``)
     if type_ == "pii.ip" and ":" not in text[s:e] and not personal_ip(view, s, e):
         return False  # the same digits as a section, a version or an OID's piece are not the address
     if mode == WORD:

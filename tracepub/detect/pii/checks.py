@@ -204,6 +204,8 @@ def not_personal_email(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     local, _, domain = value.rpartition("@")
     low_local, low_domain = local.lower(), domain.lower()
+    if index_metadata(text, start):
+        return True
     labels = low_domain.split(".")
     if not any(c.isalpha() for c in labels[-1]) or all(lab.isdigit() for lab in labels[:-1] if lab):
         return True  # pkg@1.2.3, x@1.2.3.beta
@@ -222,6 +224,24 @@ def not_personal_email(text: str, start: int, end: int) -> bool:
     if low_domain in _SSH_DOMAINS or (low_domain.endswith(tuple("." + d for d in _SSH_DOMAINS))):
         return True
     return bool(_ALGO_TOKEN.search(low_local) and ("-" in low_local or low_local in ("keepalive", "zlib")))
+
+
+# Package metadata that the public index serves: PyPI's JSON API (``pypi.org/pypi/<name>/json``),
+# whose "info" names the project's author and maintainer a few lines from its own
+# ``"package_url": "https://pypi.org/project/…"``. Published by the index, as a credit is by the
+# project (docs/design/personal-data.md, "Public credits"); a private index serves another host.
+_INDEX_KEY = re.compile(r'"[ \t]*(?:author|maintainer)(?:_email)?[ \t]*"[ \t]*:[ \t]*"[ \t]*$')
+# (written in any escaping: ``\\"``, ``\\/`` read by ``escaped_view`` as the character and a space)
+_INDEX_URL = re.compile(r"(?:package|project)_url\W{1,8}https:\W{1,4}pypi\.org\W{1,3}project\W")
+_INDEX_REACH = 4000
+
+
+def index_metadata(text: str, start: int) -> bool:
+    """The value at ``start`` is the author or maintainer (name or address) of a PyPI JSON document."""
+    if _INDEX_KEY.search(text, line_start(text, start, 40), start) is None:
+        return False
+    lo, hi = max(0, start - _INDEX_REACH), start + _INDEX_REACH
+    return _INDEX_URL.search(text, lo, hi) is not None
 
 
 _URL_USERINFO = re.compile(r"(?i)[a-z][a-z0-9+.-]*://[^/\s@:]*:$")
@@ -244,6 +264,26 @@ _GROUPED_CARD = re.compile(
     r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}\1[0-9]{4}(?:\1[0-9]{3})?|[0-9]{4}([ -])[0-9]{6}\2[0-9]{5}"
 )
 _GROUPED_4 = re.compile(r"[0-9]{4}([ -])[0-9]{4}\1[0-9]{4}")
+# A card number written as one run, by its issuer's prefix and length (Visa 4 and 16 digits,
+# Mastercard 51-55 and 2221-2720, Amex 34/37 and 15, Discover 6011/644-649/65, JCB 3528-3589):
+# Luhn passes one run in ten, a prefix and a length cut that again, and a log line says the
+# digits are data (a payment, a request) rather than code's constants.
+_ISSUER = re.compile(
+    r"4[0-9]{15}|5[1-5][0-9]{14}|2(?:22[1-9]|2[3-9][0-9]|[3-6][0-9]{2}|7[01][0-9]|720)[0-9]{12}"
+    r"|3[47][0-9]{13}|6(?:011|4[4-9][0-9]|5[0-9]{2})[0-9]{12}|35(?:2[89]|[3-8][0-9])[0-9]{12}"
+)
+# A log line: a timestamp at its start (ISO, syslog's ``Jun 02 10:11:12``, bracketed) or a level
+# (``ERROR``, ``level=info``, ``"level": "warn"``) before the number.
+_LOG_START = re.compile(
+    r"[\[(]?(?:[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ 0-9][0-9] [0-9]{2}:[0-9]{2}:[0-9]{2}"
+    r"|[0-9]{2}:[0-9]{2}:[0-9]{2}[.,][0-9]{3})"
+)
+_LOG_LEVEL = re.compile(
+    r"(?<![A-Za-z])(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL|NOTICE)(?![A-Za-z])"
+    r"|(?i:\blevel\W{1,3}(?:info|warn|warning|error|debug|trace|fatal|critical)\b)"
+)
+_LOG_REACH = 200
 _CUE_REACH = 48
 
 
@@ -257,6 +297,14 @@ def line_start(text: str, pos: int, reach: int) -> int:
 
 def _cue_before(rx: re.Pattern, text: str, start: int) -> bool:
     return rx.search(text, line_start(text, start, _CUE_REACH), start) is not None
+
+
+def log_line(text: str, pos: int) -> bool:
+    """``pos`` is on a log line: one that starts with a timestamp, or with a log level before
+    ``pos`` (issue #8: card numbers inside log lines)."""
+    lo = line_start(text, pos, _LOG_REACH)
+    head = text[lo:pos]
+    return _LOG_START.match(head.lstrip()) is not None or _LOG_LEVEL.search(head) is not None
 
 
 def decimal_piece(text: str, start: int, end: int) -> bool:
@@ -287,7 +335,11 @@ def number_in_place(text: str, start: int, end: int, entity: str) -> bool:
         return False
     value = text[start:end]
     if entity == "CREDIT_CARD":
-        return bool(_GROUPED_CARD.fullmatch(value)) or _cue_before(_CARD_CUE, text, start)
+        return (
+            bool(_GROUPED_CARD.fullmatch(value))
+            or _cue_before(_CARD_CUE, text, start)
+            or (_ISSUER.fullmatch(value) is not None and log_line(text, start))
+        )
     if entity == "IN_AADHAAR":
         return bool(_GROUPED_4.fullmatch(value)) or _cue_before(_AADHAAR_CUE, text, start)
     if entity == "ES_NIF":

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.checks import index_metadata
 from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
@@ -169,7 +170,7 @@ class _HandleText(Detector):
 # ``instagram.com/<h>``, ``facebook.com/<h>``, ``keybase.io/<h>``, ``bsky.app/profile/<h>``,
 # ``medium.com/@<h>``, a Mastodon ``<instance>/@<h>``. The site's own pages are not handles.
 _PROFILE = re.compile(
-    r"(?i)(?<![\w.-])(?:https?://)?(?:www\.|mobile\.)?"
+    r"(?i)(?<![\w.@-])(?:https?://)?(?:www\.|mobile\.)?"  # (after an @: a git remote, ``ssh://git@github.com/o``)
     r"(?:(?P<site>github\.com|gitlab\.com|codeberg\.org)/(?:sponsors/)?(?P<gh>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))"
     r"(?=/?(?:[?#)\]>\"'\s,;]|$))"
     r"|(?:twitter\.com|x\.com)/(?P<tw>[A-Za-z0-9_]{1,15})(?=[/?#)\]>\"'\s,;]|$)"
@@ -266,6 +267,8 @@ _SITE_PAGES = frozenset(
         "k",
         "github",
         "gitlab",
+        "gitlab-org",  # the site's own organisation (gitlab.com/gitlab-org), as its pages
+        "edu",
         "twitter",
         "x",
         "facebook",
@@ -295,10 +298,16 @@ _CREDIT = re.compile(
     r"|[\"'][^\"'\n()<>]{1,80}?[ \t]*(?:<[^<>\n]{1,100}>[ \t]*)?\($"
     r"|`@?[\w.-]{1,40}[ \t]+<$"
     r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*//!?[^\n]{1,120}?[ \t]:[ \t]*$"
+    r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*//![^\n]{1,120}?:[ \t]*$"
+    # a link's target defined apart, as the rst link above: ``.. _Jane Roe: https://github.com/jroe``
+    # (rst) and ``[jroe]: https://github.com/jroe`` (a Markdown reference)
+    r"|(?:^|\n)(?:[ \t]*\d+(?:→|\t))?[ \t]*(?:\.\.[ \t]+_[^\n]{1,80}?|\[[^\[\]\n]{1,80}\]):[ \t]*$"
 )
 # A Sponsors page as package metadata's funding link (``"funding": "https://github.com/sponsors/x"``,
 # ``"url": …`` under it) or a link's target (``[Sponsor the project](…)``); not in a sentence.
-_FUNDING = re.compile(r"(?i)(?:\b(?:url|funding|sponsor|custom)[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?|\]\()$")
+_FUNDING = re.compile(
+    r"(?i)(?:\b(?:url|funding|sponsor|custom)[\"']?[ \t]*[:=][ \t]*\[?[ \t]*[\"']?|\]\(|project-url:[^,\n]{1,40},[ \t]*)$"
+)
 _LINE_BACK = 500
 # A contributor card: the profile's avatar on its line or the line before (``image: …/u/1839645``
 # then ``link: https://github.com/jroe`` in a docs site's team list). The avatar is a trigger of
@@ -323,6 +332,27 @@ def public_credit(view: str, start: int) -> bool:
         view[start : start + 20].lower() == "github.com/sponsors/"
         and _FUNDING.search(view, a, lead) is not None
     )
+
+
+def credited(view: str, start: int, end: int) -> bool:
+    """``view[start:end]`` (a name or an address) is on a line that credits a profile
+    (``public_credit``): ``- [@jroe](https://github.com/jroe) (Jane Roe)``, ``"Jane Roe
+    (https://github.com/jroe)"``. A person carried from an ``Author:`` line keeps that place's
+    exception there, as on a copyright line (docs/design/personal-data.md, "Public credits"), and
+    so does one carried into the public index's metadata of a package (``checks.index_metadata``)."""
+    if index_metadata(view, start):
+        return True
+    a = view.rfind("\n", max(0, start - _LINE_BACK), start) + 1
+    b = view.find("\n", end, end + _LINE_BACK)
+    b = b if b >= 0 else min(len(view), end + _LINE_BACK)
+    line = view[a:b]
+    if "/" not in line:
+        return False
+    for m in _PROFILE.finditer(view, a, b):
+        lead = _URL_LEAD.match(m.group())
+        if public_credit(view, m.start() + (lead.end() if lead else 0)):
+            return True
+    return False
 
 
 def profile_handles(text: str, prose: bool = False, listed: bool = False) -> list[Span]:

@@ -120,7 +120,7 @@ def _personal_mac(value: str) -> bool:
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _PRIVATE_SUFFIX = r"(?:local|lan|internal|intranet|corp|localdomain|home\.arpa)"
 _PRIVATE_NAME = re.compile(
-    rf"(?<![\w.$#-])(?P<name>{_LABEL}(?:\.{_LABEL})*\.(?i:{_PRIVATE_SUFFIX}))(?![\w-]|\.[A-Za-z0-9]|[(\[]|[ \t]*=(?!=))"
+    rf"(?<![\w.$#\\-])(?P<name>{_LABEL}(?:\.{_LABEL})*\.(?i:{_PRIVATE_SUFFIX}))(?![\w-]|\.[A-Za-z0-9]|[(\[]|[ \t]*=(?!=))"
 )
 # Infrastructure names every machine or cluster has, and code that ends like a suffix.
 _INFRA = re.compile(

@@ -216,25 +216,35 @@ def _digits(check):
     return lambda v: check(re.sub(r"[^0-9]", "", v))
 
 
+_S = r"[ _-]?"  # between a name's words: prose, snake_case and camelCase keys (``tax_file_number``, ``nhsNumber``)
+
+
 # Numbers taken after their name: (name regex, number regex, check on the matched number).
+def _us_ssn(d: str) -> bool:
+    """No check digit: only the blocks never issued (area 000, 666, 900-999; group 00; serial 0000)."""
+    return d[:3] not in ("000", "666") and d[0] != "9" and d[3:5] != "00" and d[5:] != "0000"
+
+
 _NAMED = (
-    (r"sin|social insurance(?: number)?|nas|num[ée]ro d'assurance sociale|assurance sociale",
+    (rf"ssn|social{_S}security(?:{_S}(?:number|no|num))?", r"[0-8][0-9]{2}([- ]?)[0-9]{2}\1[0-9]{4}", _digits(_us_ssn)),
+    (rf"sin|social{_S}insurance(?:{_S}(?:number|no|num))?|nas|num[ée]ro d'assurance sociale|assurance sociale",
      r"[1-79][0-9]{2}([- ]?)[0-9]{3}\1[0-9]{3}", _digits(luhn)),
     (r"codice fiscale|c\.f\.|cf|fiscal code|tax code",  # (a check letter, but its shape is any 16 letters+digits)
      r"[A-Z]{6}[0-9]{2}[ABCDEHLMPRST][0-9]{2}[A-Z][0-9]{3}[A-Z]", _it_fiscal),
-    (r"tfn|tax file(?: number)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{2,3}", _digits(_au_tfn)),
+    (rf"tfn|tax{_S}file(?:{_S}(?:number|no|num))?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{2,3}", _digits(_au_tfn)),
     (r"pesel", r"[0-9]{11}", _digits(_pl_pesel)),
-    (r"personnummer|personnr|person number|pnr|personal identity (?:code|number)|swedish id(?: code| number)?",
-     r"(?:19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
+    (rf"personnummer|personnr|person{_S}number|pnr|personal{_S}identity{_S}(?:code|number|no)"
+     rf"|swedish{_S}id(?:{_S}code|{_S}number)?",
+     r"(?:18|19|20)?[0-9]{6}[-+ ]?[0-9]{4}", _digits(_se_pnr)),
     (r"t\.?c\.?(?: kimlik)?(?: no)?|tckn|kimlik(?: no| numarası)?|turkish (?:national )?id(?: number| no)?", r"[1-9][0-9]{10}", _digits(_tr_tckn)),
-    (r"(?:sa |rsa |south african )?id(?:entity)? (?:number|no)|identity number|(?:rsa|south african) id"
+    (rf"(?:sa |rsa |south african )?id(?:entity)?{_S}(?:number|no)|identity{_S}number|(?:rsa|south african) id"
      r"|permanent resident(?: number)?", r"[0-9]{13}", _digits(_za_id)),
     # Korean RRN after its name: numbers issued since October 2020 have no check digit (the strong
     # shape above keeps the check for a bare one), so here a birth date and a sex digit.
     (r"rrn|resident registration(?: number| no)?|주민등록번호", r"[0-9]{6}-?[1-8][0-9]{6}",
      _digits(lambda d: _date_ok(d[0:2], d[2:4], d[4:6]))),
-    (r"nhs(?: number| no)?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{4}", _digits(_uk_nhs)),
-    (r"steuer-?id|steueridentifikationsnummer|idnr|identifikationsnummer",
+    (rf"nhs(?:{_S}(?:number|no|num))?", r"[0-9]{3}([- ]?)[0-9]{3}\1[0-9]{4}", _digits(_uk_nhs)),
+    (rf"steuer{_S}id|steuer{_S}identifikationsnummer|idnr|identifikationsnummer",
      r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}", _digits(_de_taxid)),
     (r"nir|s[ée]curit[ée] sociale|num[ée]ro de s[ée]cu|insee",
      r"[12][0-9]{12}[0-9]{2}|[12](?: [0-9]{2}){3} [0-9]{3} [0-9]{3} [0-9]{2}", _fr_nir),
@@ -282,14 +292,19 @@ class NationalIds(Detector):
     context_free = True
     # The names (as literals; the short ones with what can follow them) and the strong shapes.
     trigger = Trigger(
-        literals=("social insurance", "assurance sociale", "tax file", "pesel", "personnummer", "personnr",
+        literals=(*(w + c + x for w, x in (("social", "insurance"), ("social", "security"), ("tax", "file"),
+                                             ("personal", "identity"),
+                                             ("id", "number"), ("id", "no"), ("identity", "number"),
+                                             ("nhs", "number"), ("nhs", "no"), ("person", "number"))
+                    for c in ("", " ", "_", "-")),
+                  "assurance sociale", "pesel", "personnummer", "personnr",
                   "person number", "pnr", "personal identity", "swedish id", "rsa id", "south african id",
                   "permanent resident", "turkish id", "turkish national id", "rrn", "resident registration",
                   "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
                   "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
                   "codice fiscale", "c.f.", "fiscal code", "tax code",
-                  *(w + c for w in ("sin", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
-                                                                                            '"', "'", ")"))),
+                  *(w + c for w in ("sin", "ssn", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
+                                                                                            '"', "'", ")", "_"))),
         shapes=_STRONG_SHAPES,
         shape_check=_B,  # as every ``_STRONG`` match starts: the automaton finds the shapes in hex too
         lines=True,

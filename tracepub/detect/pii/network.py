@@ -128,7 +128,10 @@ _DOTTED_AFTER = re.compile(r"\.[0-9]")
 _VERSION_BEFORE = re.compile(
     r"(?i)(?:\b(?:versions?|ver|v|vers|release[sd]?|bump(?:ed)?(?:[ \t]+\w+)?[ \t]+to|upgraded?[ \t]+to|update[sd]?[ \t]+to"
     r"|sections?|sec|clause|chapter|paragraph|step|build|revision|rev|rfc[ \t:`]*[0-9]{3,5}(?:\W{1,3}\w+)*|page|figure"
-    r"|table|appendix|item|version_info)|§|#section-|[=!<>~^]=|->|=>|\((?:!=|==|>=|<=))[\W_]{0,4}$"
+    r"|table|appendix|item|version_info|rc[0-9]*|alpha|beta|pre|snapshot)|§|#section-|[=!<>~^]=|->|=>|\((?:!=|==|>=|<=))"
+    r"[\W_]{0,4}$"
+    # the next items of a list of sections (``sections `3.1.3.6`_, `3.2.2.10`_``)
+    r"|(?i:\bsections?[\W_]{1,3}[0-9]+(?:\.[0-9]+){1,5}(?:[\W_]{1,6}[0-9]+(?:\.[0-9]+){1,5}){0,6}[\W_]{1,6})$"
 )
 # ASN.1 arcs a certificate or an X.500 name uses: an identifier, not an address, whatever follows.
 _OID_ARCS = ("2.5.4.", "2.5.29.", "1.3.6.1", "1.3.14.", "1.3.101.", "1.3.132.", "2.16.840.", "0.9.2342.")
@@ -157,6 +160,30 @@ _SERVICES = frozenset(
         "185.228.168.9",
     }
 )
+# The front ends of a few large public services, in the blocks their operators announce for their
+# own servers (Google's web front ends, not Google Cloud's customer ranges; Meta's; Yahoo's): an
+# address there names a company's service (``173.194.35.7`` in an HTTP client's tests is
+# google.com), never someone's machine or home line. Not Cloudflare's edge: it fronts anyone's
+# website, a personal one too.
+_SERVICE_NETS = tuple(
+    ipaddress.ip_network(n)
+    for n in (
+        "64.233.160.0/19", "66.102.0.0/20", "66.249.64.0/19", "72.14.192.0/18", "74.125.0.0/16",
+        "108.177.0.0/17", "142.250.0.0/15", "172.217.0.0/16", "173.194.0.0/16", "209.85.128.0/17",
+        "216.58.192.0/19", "216.239.32.0/19", "2001:4860::/32", "2404:6800::/32", "2607:f8b0::/32",
+        "2800:3f0::/32", "2a00:1450::/32", "2c0f:fb50::/32",  # Google
+        "31.13.64.0/18", "157.240.0.0/16", "2a03:2880::/32",  # Meta
+        "2001:4998::/32",  # Yahoo
+    )
+)  # fmt: skip
+
+
+def _service(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    return any(ip.version == n.version and ip in n for n in _SERVICE_NETS)
+
+
+# Inside an SVG path's data attribute, on its line: digits run together with dots and signs.
+_SVG_PATH = re.compile(r"""(?<![\w-])d=\\?["'][ \t]*[MmLl][^"'\n<>=]*$""")
 _ASCENDING = "01234567890123456789"
 
 
@@ -199,13 +226,13 @@ def _personal_v6(value: str) -> bool:
     )
     if v4:
         s = str(v4)
-        return is_public_ip(s) and not _example_v4(s) and s not in _SERVICES
+        return is_public_ip(s) and not _example_v4(s) and s not in _SERVICES and not _service(v4)
     first = ip.packed[0]
     if first & 0xE0 != 0x20 or ip.is_multicast or not ip.is_global:
         return False
     if len(_HEXSPEAK.findall(value.lower())) >= 2:
         return False  # 2001:19f0:feee::dead:beef:cafe: made up
-    return not (ip in _DOC_V6 or ip in _6BONE or ip in _DOC_V6_NEW)
+    return not (ip in _DOC_V6 or ip in _6BONE or ip in _DOC_V6_NEW or _service(ip))
 
 
 _HEXSPEAK = re.compile(
@@ -222,14 +249,18 @@ def personal_ip(text: str, start: int, end: int) -> bool:
     Not: a piece of a longer dotted number (OIDs, versions), a version or section number after
     its word ("section 4.2.1.10", "Bump to 1.1.99.1"), an ASN.1 arc (``2.5.29.17``, or any quad
     starting 0-2 on a line that speaks of OIDs), a public resolver or anycast service
-    (``8.8.8.8``), a made-up example (``_example_v4``), multicast, or IPv6 outside the global
-    unicast space (``_personal_v6``)."""
+    (``8.8.8.8``) or a large service's front end (``_SERVICE_NETS``), a made-up example
+    (``_example_v4``), multicast, or IPv6 outside the global unicast space (``_personal_v6``)."""
     value = text[start:end]
     if ":" in value:
         return _personal_v6(value)
     bare = value.split("/", 1)[0]
     if _DOTTED_BEFORE.search(text, max(0, start - 2), start) or _DOTTED_AFTER.match(text, end):
         return False
+    if _SVG_PATH.search(text, max(0, start - 4000), start) is not None:
+        return False  # numbers of an SVG path's data (``d="M8 0C3.58 … 7.59.4.07``)
+    if text[start - 1 : start] == "/" and text[start - 2 : start - 1] not in ("/", ""):
+        return False  # a path's segment (``/project/opencv-python/4.6.0.66/``): a version, not a host
     nl = text.rfind("\n", max(0, start - 80), start)
     line = nl + 1 if nl >= 0 else max(0, start - 80)
     if _VERSION_BEFORE.search(text, max(line, start - 40), start):
@@ -244,4 +275,4 @@ def personal_ip(text: str, start: int, end: int) -> bool:
         ip = ipaddress.IPv4Address(bare)
     except ValueError:
         return False
-    return not (ip.is_multicast or ip.is_reserved)
+    return not (ip.is_multicast or ip.is_reserved or _service(ip))

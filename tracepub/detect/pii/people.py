@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.checks import index_metadata
 from tracepub.detect.pii.name_shape import (
     _first_letter_form,
     _trim,
@@ -261,8 +262,12 @@ class _KeyedNames(_Part):
                 if not value or not looks_like_name(value, 2):
                     continue
                 key = (m.group(g - 1) or "").lower()
-                if key in _GENERIC_KEYS and not _person_near(text, m.start(), m.end()):
-                    continue
+                if key in ("author", "maintainer") and index_metadata(text, m.start(g)):
+                    continue  # the author of a package on the public index, as it publishes them
+                if key in _GENERIC_KEYS and (
+                    all_common_words(value) or not _person_near(text, m.start(), m.end())
+                ):
+                    continue  # a label (``name="Take Away"``), or no person's record around it
                 s = m.start(g) + m.group(g).find(value)
                 spans.append(Span(s, s + len(value), "pii.person", "names:key", 0.8))
         return spans

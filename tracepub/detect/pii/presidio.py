@@ -453,6 +453,17 @@ class _Emails(Detector):
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         return self._presidio.emails(escaped_view(text))
 
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        """On the lines, as the engine would; with the whole string around them where a PyPI JSON
+        document may be (``checks.index_metadata`` reads around the line)."""
+        if "pypi.org" in text:
+            return [s for s in self.scan(text, leaf) if any(a <= s.start and s.end <= b for a, b in windows)]
+        return [
+            Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)
+            for a, b in windows
+            for s in self.scan(text[a:b], leaf)
+        ]
+
 
 class _Phones(Detector):
     """Phone numbers (``phones.py``) on the lines that can hold a candidate with seven digits.
