@@ -403,3 +403,19 @@ def test_corrupt_store_gives_one_message_naming_the_file_and_the_sessions_skippe
         f"skipped 12 session(s): {', '.join(ids[:5])} and 7 more"
     ]
     assert _pi_done(tmp_path / "out")
+
+
+def test_a_line_padded_with_blanks_json_does_not_know_is_reported_not_parsed(tmp_path):
+    """Python's strip() takes a vertical tab or U+0085 that JSON does not: the standard library's
+    fallback then read ``\\x0b0`` as the number 0, and the line went through unreported."""
+    lines = CODEX.read_text().splitlines()
+    lines.insert(2, "\x0b0")
+    lines.insert(3, '{"type": "note"}\x85')
+    src = tmp_path / "in" / CODEX.name
+    src.parent.mkdir()
+    src.write_text("\n".join(lines) + "\n")
+    summary = redact([src], tmp_path / "out")
+    assert f"{src}:3: line is not JSON; kept as plain text and scanned" in summary.problems
+    assert f"{src}:4: line is not JSON; kept as plain text and scanned" in summary.problems
+    dst = next((tmp_path / "out" / "dataset" / "codex").rglob(CODEX.name))
+    assert dst.read_bytes().count(b"\n") == len(lines)  # not splitlines(): it splits at \x0b and \x85

@@ -241,10 +241,12 @@ def iter_jsonl(path: Path, problems: list[Problem], digest: Any = None) -> Itera
                 problems.append(Problem(str(path), n, f"invalid UTF-8 ({exc.reason}); bad bytes replaced"))
                 line = raw.decode("utf-8", "replace")
                 utf8 = None
-            stripped = line.strip()
-            if not stripped:
+            if not line.strip():
                 yield Record(n, line, raw=line, raw_text=True)
                 continue
+            # JSON's own blanks only: a number padded with \x0b or U+0085 is no JSON line, and the
+            # standard library's fallback would read the stripped rest as one (reported, not parsed).
+            stripped = line.strip(" \t\r\n")
             try:
                 value = loads(stripped, utf8)
                 deep = too_deep(stripped, value)
