@@ -486,6 +486,10 @@ def test_gate_words_are_held_by_every_match():
         "apfx",
     ]
     assert _gate_words(r"[pq]*XY[:;]", "XY", False) == ["xy:", "xy;"]  # no character before it for sure
+    # a one-character anchor: the literal words every match starts with
+    assert _gate_words(r"(?:ssh|scp|mosh)[ \t][^|;&]{0,200}?@", "@", True) == ["mosh", "scp", "ssh"]
+    assert _gate_words(r"(?:Qr|cc)[ \t]*@", "@", True) == ["cc"]  # "Qr" is never in folded text
+    assert _gate_words(r"(?:ab|[cd]e)x@", "@", False) == ["@"]  # an alternative without a literal start
     rng = random.Random(31)
     cases = [
         (r"cc[ \t]*:", "cc", True),
@@ -496,6 +500,7 @@ def test_gate_words_are_held_by_every_match():
         (r"Q[rs]{2,3}T", "Q", False),
         (r"[pq]*XY[:;]", "XY", False),
         (r"AP[\dABCDEF]x", "AP", False),
+        (r"(?:Qr|xa|cc)[ \t]*[^;]{0,8}?:", ":", False),
     ]
     pieces = [
         "cc",

@@ -114,9 +114,17 @@ def _gate_words(pattern: str, anchor: str, on_fold: bool, ascii_only: bool = Fal
     words). The anchor alone (``[anchor]``, folded) where nothing is known, a word would not be
     ASCII, or there would be more than ``_GATE_WORDS_MAX``. A text pattern's words are folded
     (a superset); a folded pattern's words that folded text cannot hold are left out (no match
-    holds them). With ``ascii_only``: words for ASCII texts only, where ``\\d`` is ``[0-9]``."""
+    holds them). With ``ascii_only``: words for ASCII texts only, where ``\\d`` is ``[0-9]``.
+    An anchor of one character gates nothing: a pattern that starts with one of a few literal
+    words (``(?:ssh|scp|mosh)[ \t]...@``) is gated by those words instead."""
     plain = [folded(anchor)]
     ops = list(_parser.parse(pattern))
+    if len(anchor) < 2 and ops and ops[0][0] is _parser.BRANCH:
+        starts = ["".join(chr(av) for _, av in _literal_run(alt)) for alt in ops[0][1][1]]
+        if all(starts) and all(w.isascii() for w in starts):
+            got = sorted({w for w in starts if folded(w) == w} if on_fold else {folded(w) for w in starts})
+            if 0 < len(got) <= _GATE_WORDS_MAX:
+                return got
     start, best, run = 0, 0, 0  # the anchor's place: the first longest run of literals, as _anchor
     for k, (op, _) in enumerate((*ops, (None, None))):
         if op is _parser.LITERAL:
@@ -183,6 +191,16 @@ def _gate_words(pattern: str, anchor: str, on_fold: bool, ascii_only: bool = Fal
         return plain
     got = sorted(w for w in words if folded(w) == w) if on_fold else sorted({folded(w) for w in words})
     return got if 0 < len(got) <= _GATE_WORDS_MAX else plain
+
+
+def _literal_run(items) -> list[tuple]:
+    """The literal items a sequence starts with."""
+    run = []
+    for item in items:
+        if item[0] is not _parser.LITERAL:
+            break
+        run.append(item)
+    return run
 
 
 def _one_class(pattern: str) -> bool:
