@@ -195,8 +195,14 @@ class ContextEntropy(Detector):
 
     def _label(self, text: str, start: int, a: int) -> Span | None:
         """``vendor SECRET value``, ``vendorTOKEN:value``, ``vendor-PRIVATE-key-value`` (``labels``)."""
-        if start >= 3 and text[start - 3 : start].lower() == "api":
-            start -= 3  # apolloAPIKEY: the label is the whole "APIKEY"
+        if (
+            start >= 3
+            and text[start - 3 : start].lower() == "api"
+            and text[start : start + 3].lower() == "key"
+        ):
+            start -= (
+                3  # apolloAPIKEY: the label is the whole "APIKEY" (zipcodeapiSECRET: "api" is the vendor's)
+            )
         found = label_span(text, start, a)
         if found is None:
             return None
