@@ -51,6 +51,11 @@ CASES = {
     "maxmind": ("{v}", "{{alnum:6}}_{{alnum:29}}_mmk"),
     "zoho": ("{v}", "1000.{{lowerhex:32}}.{{lowerhex:32}}"),
     "ubidots-typed": ("{v}", "BBFF-pQwErTyUiOpAsDfGhJkLmNbVxYzZ12"),
+    "blank-existing-mistral": ("mistral {v}", "{{alnum:32}}"),
+    "blank-existing-datadog-next-line": ("datadog\n{v}", "{{lowerhex:32}}"),
+    "blank-existing-heroku": ("heroku {v}", "{{uuid}}"),
+    "openweather-owm": ("owm = '{v}'", "{{lowerdigits:32}}"),
+    "jws-opaque-payload": ("stripo_tokeny = {v}", "eyJhbGciOiJIUzI1NiJ9.{{b64url:120}}.{{b64url:32}}"),
 }
 
 
@@ -70,6 +75,9 @@ LOOK_ALIKES = [
     "telnyx KEYBOARD shortcuts",
     "total 1000.00 USD",
     "if (!arguments.length) return 00D",
+    "mistral is a wind, datadog is a vendor",
+    "heroku run bash",
+    "lowmem = 0123456789abcdef0123456789abcdef",
 ]
 
 
