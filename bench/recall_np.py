@@ -163,7 +163,9 @@ def secret_of(value: str) -> str:
 # account name, an Auth0 client id, a Salesforce instance) are identifiers, as Nosey Parker's
 # ``identifier`` category says; a hidden rule named for a key or a token (AWS's key id, Trello's token)
 # stays a secret.
-HIDDEN_ID_NAME = re.compile(r"\b(?:id|name|username|domain|host|url|email|account identifier)\s*$", re.IGNORECASE)
+HIDDEN_ID_NAME = re.compile(
+    r"\b(?:id|name|username|domain|host|url|email|account identifier)\s*$", re.IGNORECASE
+)
 HIDDEN_SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
 
 

@@ -55,6 +55,8 @@ CASES = {
     "blank-existing-datadog-next-line": ("datadog\n{v}", "{{lowerhex:32}}"),
     "blank-existing-heroku": ("heroku {v}", "{{uuid}}"),
     "openweather-owm": ("owm = '{v}'", "{{lowerdigits:32}}"),
+    "label-short-strong-after-vendor": ("ipinfo private token {v}", "{{alnum:6}}4{{alnum:6}}Q"),
+    "label-short-glued-name": ("ipinfo_secret key={v}", "{{alnum:6}}4{{alnum:6}}Q"),
     "jws-opaque-payload": ("stripo_tokeny = {v}", "eyJhbGciOiJIUzI1NiJ9.{{b64url:120}}.{{b64url:32}}"),
 }
 
@@ -77,6 +79,9 @@ LOOK_ALIKES = [
     "if (!arguments.length) return 00D",
     "mistral is a wind, datadog is a vendor",
     "heroku run bash",
+    "the secret token aK3jd9SlqP0wZm",  # a short value after prose, not after a vendor
+    "sha256 token 1234abcd5678ef",  # a digest's name
+    "ACCESS_TOKEN aK3jd9SlqP0wZm",
     "lowmem = 0123456789abcdef0123456789abcdef",
 ]
 
