@@ -2,7 +2,8 @@
 kingfisher): a vendor named right before its key with no secret word (``patterns/named.toml``,
 ``blank = true``), vendor prefixes with no rule or a rule narrower than the vendor's keys
 (``patterns/vendors.toml`` and the packs), and a label glued after a vendor ending in "api"
-(``zipcodeapiSECRET``). Fake values of the right shape (``tracepub.fakes`` templates), checked
+(``zipcodeapiSECRET``), an API key as curl's user with an empty password, Android ``meta-data``
+value attributes. Fake values of the right shape (``tracepub.fakes`` templates), checked
 through ``Engine.scan``: the whole value covered; look-alikes give no ``secret.*`` span."""
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ CASES = {
     "openweather-owm": ("owm = '{v}'", "{{lowerdigits:32}}"),
     "label-short-strong-after-vendor": ("ipinfo private token {v}", "{{alnum:6}}4{{alnum:6}}Q"),
     "label-short-glued-name": ("ipinfo_secret key={v}", "{{alnum:6}}4{{alnum:6}}Q"),
+    "curl-user-key-empty-password": (
+        "curl https://api.example.com/v1/charges -u {v}: -d amount=100",
+        "{{alnum:24}}",
+    ),
+    "android-meta-data-value": (
+        '<meta-data android:name="com.acme.API_KEY" android:value="{v}"/>',
+        "{{alnum:32}}",
+    ),
     "jws-opaque-payload": ("stripo_tokeny = {v}", "eyJhbGciOiJIUzI1NiJ9.{{b64url:120}}.{{b64url:32}}"),
 }
 
@@ -82,6 +91,8 @@ LOOK_ALIKES = [
     "the secret token aK3jd9SlqP0wZm",  # a short value after prose, not after a vendor
     "sha256 token 1234abcd5678ef",  # a digest's name
     "ACCESS_TOKEN aK3jd9SlqP0wZm",
+    "curl -u username: https://example.com",
+    '<meta-data android:name="com.acme.API_KEY" android:value="@string/acme_key"/>',
     "lowmem = 0123456789abcdef0123456789abcdef",
 ]
 

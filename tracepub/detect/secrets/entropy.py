@@ -59,7 +59,7 @@ _ASSIGN = re.compile(
         |(?<=[ \t])[A-Za-z_][\w.\[\]*]{0,30}[ \t]{1,4}=(?![=~])     # Go: var apiKey string = "..."
         |:::=|::=|:=|\?=|\+=|\.=|\|\|=|<-|=>|===?|!==?|=|:(?![:/\\])|,
         |(?<=[ \t])-(?=[ \t]{1,4}["'`])                         # vendor token - 'value'
-        |(?<=["'])[ \t]{1,8}(?i:value)[ \t]{0,2}=                # key="AccountKey" value="..."
+        |(?<=["'])[ \t]{1,8}(?i:(?:android:)?value)[ \t]{0,2}=    # key="AccountKey" value="..."
         |[ \t]+(?:is|was)(?=[ \t]))
     [ \t]{0,40}                                                # values aligned in a column
     (?:
