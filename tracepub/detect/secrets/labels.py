@@ -134,7 +134,8 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
         return None  # glued with no change of case: the same word
     if len(value) < SHORT and not _short_ok(value, strong, vendor):
         return None
-    if not _token_shaped(value, strong, assigned=any(c in s.group(0) for c in ":=")):
+    named = strong and vendor is not None and _is_vendor(vendor.group(1))
+    if not _token_shaped(value, strong, assigned=any(c in s.group(0) for c in ":="), named=named):
         return None
     vstart = v.start()
     tier = STRONG if strong else WEAK
@@ -147,8 +148,7 @@ def _short_ok(value: str, strong: bool, vendor: re.Match | None) -> bool:
     code or prose, no label word), letters and digits only, both present, drawn rather than typed."""
     if not strong or vendor is None:
         return False
-    word = vendor.group(1)
-    if word.lower() in _NOT_VENDOR or not word.isalpha() or _WORDS.fullmatch(word):
+    if not (_is_vendor(vendor.group(1)) and vendor.group(1).isalpha()):
         return False  # the secret token V, sha256 token V: prose, a label word, a digest's name
     if not (value.isalnum() and value.isascii()):
         return False
@@ -157,16 +157,24 @@ def _short_ok(value: str, strong: bool, vendor: re.Match | None) -> bool:
     return value_ok(value, STRONG, quoted=False) and filters.looks_random(value, 12)
 
 
+def _is_vendor(word: str) -> bool:
+    """The word before a label can be a vendor's name: not code or prose, not a label word, not a number."""
+    return word.lower() not in _NOT_VENDOR and not word.isdigit() and _WORDS.fullmatch(word) is None
+
+
 def _one_case(word: str) -> bool:
     w = word.replace("-", "").replace("_", "")
     return w.isupper() or w.islower() or (w[:1].isupper() and w[1:].islower()) or w.lower() == "apikey"
 
 
-def _token_shaped(value: str, strong: bool, assigned: bool = False) -> bool:
+def _token_shaped(value: str, strong: bool, assigned: bool = False, named: bool = False) -> bool:
     """Random-looking, 16 characters or more, letters and digits; hex or a UUID counts for a
     strong label, and for a weak one only at a key's length (32 or 64 hex, a UUID) written as a
     label (``numverify KEY <hex>``). Assigned (``acme_key = <hex>``) it is the variable place,
-    where values.py keeps a hash's length or a UUID under a weak name (cache keys, object ids)."""
+    where values.py keeps a hash's length or a UUID under a weak name (cache keys, object ids).
+    ``named``: a strong label right after a vendor's name (``bannerbear SECRET V``) is a strong
+    place as an assignment is: the value is judged as a strong name's (``values.value_ok``: typed
+    test keys are keys there), not asked to look drawn."""
     if len(value) < 12:
         return False
     digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
@@ -175,7 +183,7 @@ def _token_shaped(value: str, strong: bool, assigned: bool = False) -> bool:
         # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
         if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
             return False
-        return value_ok(value, STRONG, quoted=False) and (digits or filters.looks_random(value, 20))
+        return value_ok(value, STRONG, quoted=False) and (digits or named or filters.looks_random(value, 20))
     if _PAIR.match(value):
         return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
     if not value[0].isalnum():
@@ -192,4 +200,4 @@ def _token_shaped(value: str, strong: bool, assigned: bool = False) -> bool:
     hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
     if hexlike:
         return strong or (not assigned and (filters.is_uuid(value) or len(value) in (32, 64)))
-    return filters.looks_random(value, min(len(value), SHORT))
+    return named or filters.looks_random(value, min(len(value), SHORT))
