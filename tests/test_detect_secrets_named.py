@@ -2,7 +2,7 @@
 kingfisher): a vendor named right before its key with no secret word (``patterns/named.toml``,
 ``blank = true``), vendor prefixes with no rule or a rule narrower than the vendor's keys
 (``patterns/vendors.toml`` and the packs), and a label glued after a vendor ending in "api"
-(``zipcodeapiSECRET``), an API key as curl's user with an empty password, Android ``meta-data``
+(``zipcodeapiSECRET``), a strong label after a vendor as a strong place (typed test keys count), an API key as curl's user with an empty password, Android ``meta-data``
 value attributes. Fake values of the right shape (``tracepub.fakes`` templates), checked
 through ``Engine.scan``: the whole value covered; look-alikes give no ``secret.*`` span."""
 
@@ -58,6 +58,8 @@ CASES = {
     "openweather-owm": ("owm = '{v}'", "{{lowerdigits:32}}"),
     "label-short-strong-after-vendor": ("ipinfo private token {v}", "{{alnum:6}}4{{alnum:6}}Q"),
     "label-short-glued-name": ("ipinfo_secret key={v}", "{{alnum:6}}4{{alnum:6}}Q"),
+    "label-strong-after-vendor-typed": ("bannerbear SECRET {v}", "bb1234567890abcdefghijtt"),
+    "label-strong-glued-vendor-typed": ("vatlayerTOKEN {v}", "abcdefghijklmnopqrstuvwxyzabcdef"),
     "curl-user-key-empty-password": (
         "curl https://api.example.com/v1/charges -u {v}: -d amount=100",
         "{{alnum:24}}",
@@ -91,6 +93,9 @@ LOOK_ALIKES = [
     "the secret token aK3jd9SlqP0wZm",  # a short value after prose, not after a vendor
     "sha256 token 1234abcd5678ef",  # a digest's name
     "ACCESS_TOKEN aK3jd9SlqP0wZm",
+    "the SECRET abcdefghijklmnopqrstuvwx",  # typed after prose: not a vendor's label
+    "csrf TOKEN abcdefghijklmnopqrstuvwx",
+    "bannerbear KEY zx9876543210mnbvcxzlkjtt",  # a weak label still asks for a drawn value
     "curl -u username: https://example.com",
     '<meta-data android:name="com.acme.API_KEY" android:value="@string/acme_key"/>',
     "lowmem = 0123456789abcdef0123456789abcdef",
