@@ -1,10 +1,11 @@
 """Places and shapes found missing on Kingfisher's rule examples, round 2 (bench/recall_np.py --suite
 kingfisher): a vendor named right before its key with no secret word (``patterns/named.toml``,
 ``blank = true``), vendor prefixes with no rule or a rule narrower than the vendor's keys
-(``patterns/vendors.toml`` and the packs), and a label glued after a vendor ending in "api"
-(``zipcodeapiSECRET``), a strong label after a vendor as a strong place (typed test keys count), an API key as curl's user with an empty password, Android ``meta-data``
-value attributes. Fake values of the right shape (``tracepub.fakes`` templates), checked
-through ``Engine.scan``: the whole value covered; look-alikes give no ``secret.*`` span."""
+(``patterns/vendors.toml`` and the packs), a label glued after a vendor ending in "api"
+(``zipcodeapiSECRET``), a strong label after a vendor as a strong place (typed test keys count), an
+API key as curl's user with an empty password, Android ``meta-data`` value attributes. Fake values
+of the right shape (``tracepub.fakes`` templates), checked through ``Engine.scan``: the whole value
+covered; look-alikes give no ``secret.*`` span."""
 
 from __future__ import annotations
 
