@@ -158,6 +158,26 @@ def secret_of(value: str) -> str:
     return value[m.end() :] if m and len(value) - m.end() >= 16 else value
 
 
+# Kingfisher's ``visible: false`` rules are not findings it reports: they capture what another rule's
+# validation needs beside the secret. Those named for an id, a name, a host or a URL (an Azure storage
+# account name, an Auth0 client id, a Salesforce instance) are identifiers, as Nosey Parker's
+# ``identifier`` category says; a hidden rule named for a key or a token (AWS's key id, Trello's token)
+# stays a secret.
+HIDDEN_ID_NAME = re.compile(
+    r"\b(?:id|name|username|domain|host|url|email|account identifier)\s*$", re.IGNORECASE
+)
+HIDDEN_SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
+
+
+def _hidden_identifier(rule: dict) -> bool:
+    name = str(rule.get("name") or "")
+    return (
+        rule.get("visible") is False
+        and HIDDEN_ID_NAME.search(name) is not None
+        and HIDDEN_SECRET_NAME.search(name) is None
+    )
+
+
 def load_samples(repo: Path, rules_dir: str = RULES) -> tuple[list[rc.Sample], dict[str, int]]:
     """The examples of every rule as tp samples and the negative examples as fp samples, with counts
     of what was left out: examples the rule's own pattern does not capture, rules labelled
@@ -175,7 +195,7 @@ def load_samples(repo: Path, rules_dir: str = RULES) -> tuple[list[rc.Sample], d
     secret_rules = []
     for rule in rules:
         cats = set(rule.get("categories") or ())
-        if "identifier" in cats and "secret" not in cats:
+        if "identifier" in cats and "secret" not in cats or _hidden_identifier(rule):
             left["identifier_rules"] += 1
             continue  # the rule's own label: an id, a bucket, a public key (PII's or nobody's)
         secret_rules.append((rule, regex.compile(rule["pattern"])))

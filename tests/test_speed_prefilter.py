@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from importlib import resources
 
 import orjson
 import pytest
@@ -633,12 +632,15 @@ def test_context_rules_match_as_written():
     ]
     by_id = {r.id: r.regex for r in load_rules()}
     changed = 0
-    for path in sorted(Path(str(resources.files("tracepub.patterns"))).glob("*.toml")):
+    for path in sorted(Path(str(pm._pack())).glob("*.toml")):
         for raw in tomllib.loads(path.read_text(encoding="utf-8")).get("rules", []):
             if "context" not in raw:
                 continue
             flags = pm._flags(list(raw.get("flags", "")))
-            old = re.compile(pm._CONTEXT.format(name=raw["context"], value=pm._expand(raw["value"])), flags)
+            blank = pm._BLANK.format() if raw.get("blank") else ""
+            old = re.compile(
+                pm._CONTEXT.format(name=raw["context"], value=pm._expand(raw["value"]), blank=blank), flags
+            )
             new = by_id[raw["id"]]
             changed += old.pattern != new.pattern
             for text in texts + [expand(e) for e in raw.get("examples", [])] + list(raw.get("negatives", [])):

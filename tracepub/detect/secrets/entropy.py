@@ -59,7 +59,7 @@ _ASSIGN = re.compile(
         |(?<=[ \t])[A-Za-z_][\w.\[\]*]{0,30}[ \t]{1,4}=(?![=~])     # Go: var apiKey string = "..."
         |:::=|::=|:=|\?=|\+=|\.=|\|\|=|<-|=>|===?|!==?|=|:(?![:/\\])|,
         |(?<=[ \t])-(?=[ \t]{1,4}["'`])                         # vendor token - 'value'
-        |(?<=["'])[ \t]{1,8}(?i:value)[ \t]{0,2}=                # key="AccountKey" value="..."
+        |(?<=["'])[ \t]{1,8}(?i:(?:android:)?value)[ \t]{0,2}=    # key="AccountKey" value="..."
         |[ \t]+(?:is|was)(?=[ \t]))
     [ \t]{0,40}                                                # values aligned in a column
     (?:
@@ -195,8 +195,14 @@ class ContextEntropy(Detector):
 
     def _label(self, text: str, start: int, a: int) -> Span | None:
         """``vendor SECRET value``, ``vendorTOKEN:value``, ``vendor-PRIVATE-key-value`` (``labels``)."""
-        if start >= 3 and text[start - 3 : start].lower() == "api":
-            start -= 3  # apolloAPIKEY: the label is the whole "APIKEY"
+        if (
+            start >= 3
+            and text[start - 3 : start].lower() == "api"
+            and text[start : start + 3].lower() == "key"
+        ):
+            start -= (
+                3  # apolloAPIKEY: the label is the whole "APIKEY" (zipcodeapiSECRET: "api" is the vendor's)
+            )
         found = label_span(text, start, a)
         if found is None:
             return None

@@ -49,16 +49,17 @@ _SEP = re.compile(
     [`'"]?""",
     re.VERBOSE,
 )
-# The label, a separator and 16 value characters in one match: what every label_span finding starts
+# The label, a separator and 12 value characters in one match: what every label_span finding starts
 # with, tested first (the hits of the entropy detector's trigger words are many, labels few).
-QUICK = re.compile(_RUN.pattern + _SEP.pattern + r"[A-Za-z0-9+/=_.~-]{16}", re.VERBOSE)
+QUICK = re.compile(_RUN.pattern + _SEP.pattern + r"[A-Za-z0-9+/=_.~-]{12}", re.VERBOSE)
 _PARTS = re.compile(r"[-_.]")
 # Each word of a label is written in one case (SECRET, secret, Secret; SecretTOKEN); the vendor glued
 # before it is a word (zonka, d7network, apolloSecret, auth0Client).
 _WORDS = re.compile(rf"(?i:{_WORD})")
 _GLUED_VENDOR = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*|[A-Z][a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*")
 _PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
-_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{16,512}(?![A-Za-z0-9+/=_.~-])")
+_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{12,512}(?![A-Za-z0-9+/=_.~-])")
+SHORT = 16  # below this, a value needs a vendor's name and a strong label before it (_short_ok)
 # The word before a weak label: the vendor's name, glued or one separator away.
 _VENDOR_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{2,40})(?:[-_. \t]|\r?\n|\\n)?\Z")
 # The word before a label that makes it a name of something else (names.py's lists: csrf token, public key).
@@ -131,11 +132,34 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     value = clean(v.group(0))
     if s.end() == end and value[:1].islower() == label[-1].islower() and value[:1].isalpha():
         return None  # glued with no change of case: the same word
-    if not _token_shaped(value, strong, assigned=any(c in s.group(0) for c in ":=")):
+    if len(value) < SHORT and not _short_ok(value, strong, vendor):
+        return None
+    named = strong and vendor is not None and _is_vendor(vendor.group(1))
+    if not _token_shaped(value, strong, assigned=any(c in s.group(0) for c in ":="), named=named):
         return None
     vstart = v.start()
     tier = STRONG if strong else WEAK
     return vstart, vstart + len(value), label, tier
+
+
+def _short_ok(value: str, strong: bool, vendor: re.Match | None) -> bool:
+    """A key of 12 to 15 characters (ipinfo's 14, Eagle Eye's 15) only as ``vendor TOKEN value`` /
+    ``vendor_secret key=value``: a strong label right after a vendor's name (letters only, no word of
+    code or prose, no label word), letters and digits only, both present, drawn rather than typed."""
+    if not strong or vendor is None:
+        return False
+    if not (_is_vendor(vendor.group(1)) and vendor.group(1).isalpha()):
+        return False  # the secret token V, sha256 token V: prose, a label word, a digest's name
+    if not (value.isalnum() and value.isascii()):
+        return False
+    if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
+        return False
+    return value_ok(value, STRONG, quoted=False) and filters.looks_random(value, 12)
+
+
+def _is_vendor(word: str) -> bool:
+    """The word before a label can be a vendor's name: not code or prose, not a label word, not a number."""
+    return word.lower() not in _NOT_VENDOR and not word.isdigit() and _WORDS.fullmatch(word) is None
 
 
 def _one_case(word: str) -> bool:
@@ -143,12 +167,15 @@ def _one_case(word: str) -> bool:
     return w.isupper() or w.islower() or (w[:1].isupper() and w[1:].islower()) or w.lower() == "apikey"
 
 
-def _token_shaped(value: str, strong: bool, assigned: bool = False) -> bool:
+def _token_shaped(value: str, strong: bool, assigned: bool = False, named: bool = False) -> bool:
     """Random-looking, 16 characters or more, letters and digits; hex or a UUID counts for a
     strong label, and for a weak one only at a key's length (32 or 64 hex, a UUID) written as a
     label (``numverify KEY <hex>``). Assigned (``acme_key = <hex>``) it is the variable place,
-    where values.py keeps a hash's length or a UUID under a weak name (cache keys, object ids)."""
-    if len(value) < 16:
+    where values.py keeps a hash's length or a UUID under a weak name (cache keys, object ids).
+    ``named``: a strong label right after a vendor's name (``bannerbear SECRET V``) is a strong
+    place as an assignment is: the value is judged as a strong name's (``values.value_ok``: typed
+    test keys are keys there), not asked to look drawn."""
+    if len(value) < 12:
         return False
     digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
     if not (digits and letters):
@@ -156,7 +183,7 @@ def _token_shaped(value: str, strong: bool, assigned: bool = False) -> bool:
         # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
         if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
             return False
-        return value_ok(value, STRONG, quoted=False) and (digits or filters.looks_random(value, 20))
+        return value_ok(value, STRONG, quoted=False) and (digits or named or filters.looks_random(value, 20))
     if _PAIR.match(value):
         return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
     if not value[0].isalnum():
@@ -173,4 +200,4 @@ def _token_shaped(value: str, strong: bool, assigned: bool = False) -> bool:
     hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
     if hexlike:
         return strong or (not assigned and (filters.is_uuid(value) or len(value) in (32, 64)))
-    return filters.looks_random(value, 16)
+    return named or filters.looks_random(value, min(len(value), SHORT))

@@ -41,11 +41,16 @@ _MACROS = {
 # an XML element's end (``<sonarToken>`` then the value, maybe on the next line); quotes may be
 # JSON-escaped.
 _CONTEXT = (
-    r"(?i:{name})[\w.(-]{{0,30}}?(?:\\?[\"'`\]])?[ \t]{{0,4}}"
-    r"(?:(?:=|:::=|::=|:=|:|=>|\?=|\+=|\.=|\|\|=|<-|,|\|\|)[ \t]{{0,4}}|>(?:\s|\\[nrt]|\d{{1,6}}→){{0,12}})"
+    r"(?i:{name})(?:[\w.(-]{{0,30}}?(?:\\?[\"'`\]])?[ \t]{{0,4}}"
+    r"(?:(?:=|:::=|::=|:=|:|=>|\?=|\+=|\.=|\|\|=|<-|,|\|\|)[ \t]{{0,4}}|>(?:\s|\\[nrt]|\d{{1,6}}→){{0,12}}){blank})"
     r"(?:\\?[\"'`]|b'|b\")?"
     r"(?P<secret>{value})(?![A-Za-z0-9_+/=-])"
 )
+# ``blank = true``: the vendor's name alone, then blanks or a line break, then the value (``wandb <hex>``,
+# ``skrapp`` / value on the next line: notes and other tools' rule examples write a key so). Only for
+# names that are no English word, whose value shape is bounded and checked for entropy: the name is
+# then the whole label (``wandb_run_id <hex>`` is not this place).
+_BLANK = r"|(?![\w.-])(?:[ \t]{{1,4}}|[ \t]{{0,4}}(?:\r?\n|\\n)[ \t]{{0,8}})"
 
 
 UNBOUNDED = 10_000  # a match longer than this: scan the whole text (only when a keyword occurs)
@@ -201,13 +206,13 @@ def _case_class(letter: str, flags: int) -> str:
     return "[" + "".join(dict.fromkeys(chars)) + "]"
 
 
-def _context_pattern(name: str, value: str, flags: int) -> str:
+def _context_pattern(name: str, value: str, flags: int, blank: bool = False) -> str:
     """A ``context`` rule's regex. When the name starts with a plain word (no alternation at its
     top level), its first letter is written as the class of characters it matches ignoring case
     (``(?i:token)`` becomes ``[tT](?i:oken)``): the same matches, but ``re`` can then skip to
     candidates with its first-character set instead of trying the case-insensitive name at
     every position (a frequent word like "token" opens many windows)."""
-    pattern = _CONTEXT.format(name=name, value=value)
+    pattern = _CONTEXT.format(name=name, value=value, blank=_BLANK.format() if blank else "")
     first = name[:1]
     if (
         not (first.isascii() and first.isalpha())
@@ -274,7 +279,9 @@ def parse_rules(data: dict, source: str, lazy: bool = False) -> list[Rule]:
             if "regex" in raw:
                 pattern = _expand(_literal_first(raw["regex"]))
             else:
-                pattern = _context_pattern(raw["context"], _expand(raw["value"]), flags)
+                pattern = _context_pattern(
+                    raw["context"], _expand(raw["value"]), flags, bool(raw.get("blank"))
+                )
             rule = Rule(
                 id=raw["id"],
                 type=raw["type"],

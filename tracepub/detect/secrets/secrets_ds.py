@@ -357,6 +357,12 @@ class DetectSecrets(Detector):
                 for m in rx.finditer(text):
                     g = 1 if m.re.groups and not whole else 0
                     start, end = m.span(g)
+                    while end > start and text[end - 1].isspace():
+                        end -= (
+                            1  # (ArtifactoryDetector's match ends with \s: a line break is not the token's)
+                        )
+                    while start < end and text[start].isspace():
+                        start += 1
                     if start < 0 or end <= start or not agrees(text[start:end]):
                         continue
                     if (
