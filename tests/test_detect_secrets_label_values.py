@@ -47,31 +47,31 @@ def test_a_strong_label_takes_a_typed_key(value):
     ],
 )
 def test_a_weak_label_takes_a_token_shaped_value(value):
-    assert label_value_ok(value, strong=False)
-    assert label_value_ok(value, strong=False, assigned=True)  # insightly_key = <uuid>
+    assert label_value_ok(value, strong=False)  # written as a label or assigned (insightly_key = <uuid>)
 
 
 @pytest.mark.parametrize("value", ["abcdefghijklmnopqrstuvwxyzabcdef", "ZYXWVUTSRQPONMLKJIHGFEDC", "A" * 40])
 def test_a_strong_label_takes_typed_letters(value):
-    assert label_value_ok(value, strong=True)  # vatlayer SECRET abcdefghij...
+    assert label_value_ok(value, strong=True, named=True)  # vatlayer SECRET abcdefghij...
+    assert not label_value_ok(value, strong=True)  # the SECRET abcdefghij...: prose, an example
     assert not label_value_ok(value, strong=False)  # a weak label wants letters and digits
 
 
 @pytest.mark.parametrize(
-    ("value", "strong", "assigned"),
+    ("value", "strong"),
     [
-        ("abcdef12345", True, False),  # short
-        ("store-to-its-cloudhsm-cluster-1628626947750", True, False),  # words and an id
-        ("custom-key-store-1628627769469", True, False),
-        ("forge.pkcs5.pbkdf2.derive", True, False),  # a dotted name
-        ("job=2434ff47a7ec9d8a1b", True, False),  # a log pair
-        (".eu-west-1.api.aws.example", True, False),  # the rest of a host name
-        ("GeneralJWSInputValue", False, False),  # a name
-        ("getSecretValueCommand2", True, False),
-        ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", False, False),  # a fill under a weak label
-        ("runtime/2018-05-10", False, False),  # account-access-runtime/2018-05-10: a path
-        ("Identity2014_11_06", True, False),  # CloudFrontOriginAccessIdentity2014_11_06: a name, a date
+        ("abcdef12345", True),  # short
+        ("store-to-its-cloudhsm-cluster-1628626947750", True),  # words and an id
+        ("custom-key-store-1628627769469", True),
+        ("forge.pkcs5.pbkdf2.derive", True),  # a dotted name
+        ("job=2434ff47a7ec9d8a1b", True),  # a log pair
+        (".eu-west-1.api.aws.example", True),  # the rest of a host name
+        ("GeneralJWSInputValue", False),  # a name
+        ("getSecretValueCommand2", True),
+        ("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", False),  # a fill under a weak label
+        ("runtime/2018-05-10", False),  # account-access-runtime/2018-05-10: a path
+        ("Identity2014_11_06", True),  # CloudFrontOriginAccessIdentity2014_11_06: a name, a date
     ],
 )
-def test_what_a_label_value_is_not(value, strong, assigned):
-    assert not label_value_ok(value, strong=strong, assigned=assigned)
+def test_what_a_label_value_is_not(value, strong):
+    assert not label_value_ok(value, strong=strong)

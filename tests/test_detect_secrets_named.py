@@ -96,7 +96,6 @@ LOOK_ALIKES = [
     "ACCESS_TOKEN aK3jd9SlqP0wZm",
     "the SECRET abcdefghijklmnopqrstuvwx",  # typed after prose: not a vendor's label
     "csrf TOKEN abcdefghijklmnopqrstuvwx",
-    "bannerbear KEY zx9876543210mnbvcxzlkjtt",  # a weak label still asks for a drawn value
     "curl -u username: https://example.com",
     '<meta-data android:name="com.acme.API_KEY" android:value="@string/acme_key"/>',
     "lowmem = 0123456789abcdef0123456789abcdef",

@@ -32,7 +32,7 @@ import re
 
 from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.names import _KEY_NOT, _NOT_SECRET_ANY, _TOKEN_NOT, STRONG, WEAK, words
-from tracepub.detect.secrets.values import clean, value_ok
+from tracepub.detect.secrets.values import clean, label_value_ok, value_ok
 
 _WORD = r"(?:secret|token|private|access|api[-_]?key|apikey|key|password|passwd)"
 # The label: secret words joined by nothing, one of ``-_`` or a blank (``SECRET_TOKEN``, ``ACCESS KEY``).
@@ -52,12 +52,10 @@ _SEP = re.compile(
 # The label, a separator and 12 value characters in one match: what every label_span finding starts
 # with, tested first (the hits of the entropy detector's trigger words are many, labels few).
 QUICK = re.compile(_RUN.pattern + _SEP.pattern + r"[A-Za-z0-9+/=_.~-]{12}", re.VERBOSE)
-_PARTS = re.compile(r"[-_.]")
 # Each word of a label is written in one case (SECRET, secret, Secret; SecretTOKEN); the vendor glued
 # before it is a word (zonka, d7network, apolloSecret, auth0Client).
 _WORDS = re.compile(rf"(?i:{_WORD})")
 _GLUED_VENDOR = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*|[A-Z][a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*")
-_PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
 _VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{12,512}(?![A-Za-z0-9+/=_.~-])")
 SHORT = 16  # below this, a value needs a vendor's name and a strong label before it (_short_ok)
 # The word before a weak label: the vendor's name, glued or one separator away.
@@ -135,7 +133,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     if len(value) < SHORT and not _short_ok(value, strong, vendor):
         return None
     named = strong and vendor is not None and _is_vendor(vendor.group(1))
-    if not _token_shaped(value, strong, assigned=any(c in s.group(0) for c in ":="), named=named):
+    if not label_value_ok(value, strong, named=named):
         return None
     vstart = v.start()
     tier = STRONG if strong else WEAK
@@ -165,39 +163,3 @@ def _is_vendor(word: str) -> bool:
 def _one_case(word: str) -> bool:
     w = word.replace("-", "").replace("_", "")
     return w.isupper() or w.islower() or (w[:1].isupper() and w[1:].islower()) or w.lower() == "apikey"
-
-
-def _token_shaped(value: str, strong: bool, assigned: bool = False, named: bool = False) -> bool:
-    """Random-looking, 16 characters or more, letters and digits; hex or a UUID counts for a
-    strong label, and for a weak one only at a key's length (32 or 64 hex, a UUID) written as a
-    label (``numverify KEY <hex>``). Assigned (``acme_key = <hex>``) it is the variable place,
-    where values.py keeps a hash's length or a UUID under a weak name (cache keys, object ids).
-    ``named``: a strong label right after a vendor's name (``bannerbear SECRET V``) is a strong
-    place as an assignment is: the value is judged as a strong name's (``values.value_ok``: typed
-    test keys are keys there), not asked to look drawn."""
-    if len(value) < 12:
-        return False
-    digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
-    if not (digits and letters):
-        # one class only: a strong label's value may be all digits (value_ok's rule for numbers)
-        # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
-        if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
-            return False
-        return value_ok(value, STRONG, quoted=False) and (digits or named or filters.looks_random(value, 20))
-    if _PAIR.match(value):
-        return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
-    if not value[0].isalnum():
-        return False  # (.eu-west-1.api.aws: the rest of a host name)
-    parts = _PARTS.split(value)
-    if sum(p.isalpha() and len(p) >= 2 for p in parts) >= 2:
-        return False  # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id
-    if len(parts) > 1 and all(p.isalpha() or p.isdigit() for p in parts):
-        return False  # store-1628627769469: a word and a number (an example's id)
-    if "." in value and not any(len(p) >= 16 for p in value.split(".")):
-        return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
-    if not value_ok(value, STRONG, quoted=False):
-        return False
-    hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
-    if hexlike:
-        return strong or (not assigned and (filters.is_uuid(value) or len(value) in (32, 64)))
-    return named or filters.looks_random(value, min(len(value), SHORT))

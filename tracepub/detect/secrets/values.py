@@ -263,7 +263,7 @@ _LABEL_PARTS = re.compile(r"[-_.]")
 _LABEL_PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
 
 
-def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
+def label_value_ok(value: str, strong: bool, named: bool = False) -> bool:
     """A label's value (docs/design/secrets.md, "Labels"): token-shaped, 16 characters or more (12
     where the place vetted a short key), letters and digits, not words and an id. A strong label (``SECRET``, ``TOKEN``) is a strong
     place: a typed key counts there as anywhere else (``finnhub SECRET abcdef1234567890abcd``,
@@ -271,8 +271,8 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
     vendor's name before it) wants a token-shaped value: letters and digits, drawn or typed, or hex
     of a digest's length or a UUID (``monkeylearn ACCESS <40 hex>``, ``insightly_key = <uuid>``);
     the vendor's name is what a cache key or an object id lacks (``cache_key``: no label at all).
-    ``assigned``: the label had ``:`` or ``=`` after it (kept for the callers; the judgement no
-    longer differs)."""
+    ``named``: a strong label right after a vendor's name (``bannerbear SECRET V``, labels.py) is a
+    strong place as an assignment is: a letters-only or typed value is not asked to look drawn."""
     if len(value) < 12:
         return False  # (12 to 15 only where the place vetted a short key: a vendor, a strong label)
     digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
@@ -281,10 +281,9 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
         # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
         if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
             return False
-        # (a typed one too, under a strong label: vatlayer SECRET abcdefghijklmnopqrstuvwxyzabcdef)
-        return value_ok(value, STRONG, quoted=False) and (
-            digits or filters.looks_random(value, 20) or typed_token(value)
-        )
+        # (a typed one too, under a strong label after a vendor's name: vatlayer SECRET
+        # abcdefghijklmnopqrstuvwxyzabcdef; after prose, "the SECRET abcdef...", it is an example)
+        return value_ok(value, STRONG, quoted=False) and (digits or named or filters.looks_random(value, 20))
     if _LABEL_PAIR.match(value):
         return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
     if not value[0].isalnum():
@@ -309,7 +308,7 @@ def label_value_ok(value: str, strong: bool, assigned: bool = False) -> bool:
         # assigned (insightly_key = <uuid>): a vendor's name comes before a weak label (labels.py),
         # which a cache key or an object id does not have
         return True
-    return filters.looks_random(value, min(len(value), 16)) or _typed_label_value(value)
+    return named or filters.looks_random(value, min(len(value), 16)) or _typed_label_value(value)
 
 
 _LABEL_TYPED = re.compile(r"[A-Za-z0-9_.+-]+[=+]*")
