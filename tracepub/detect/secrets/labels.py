@@ -133,7 +133,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     if len(value) < SHORT and not _short_ok(value, strong, vendor):
         return None
     named = strong and vendor is not None and _is_vendor(vendor.group(1))
-    if not label_value_ok(value, strong, named=named):
+    if not label_value_ok(value, strong, named=named, assigned=any(c in s.group(0) for c in ":=")):
         return None
     vstart = v.start()
     tier = STRONG if strong else WEAK

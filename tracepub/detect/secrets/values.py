@@ -263,7 +263,7 @@ _LABEL_PARTS = re.compile(r"[-_.]")
 _LABEL_PAIR = re.compile(r"[A-Za-z][A-Za-z_]{0,30}=")
 
 
-def label_value_ok(value: str, strong: bool, named: bool = False) -> bool:
+def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool = False) -> bool:
     """A label's value (docs/design/secrets.md, "Labels"): token-shaped, 16 characters or more (12
     where the place vetted a short key), letters and digits, not words and an id. A strong label (``SECRET``, ``TOKEN``) is a strong
     place: a typed key counts there as anywhere else (``finnhub SECRET abcdef1234567890abcd``,
@@ -272,7 +272,10 @@ def label_value_ok(value: str, strong: bool, named: bool = False) -> bool:
     of a digest's length or a UUID (``monkeylearn ACCESS <40 hex>``, ``insightly_key = <uuid>``);
     the vendor's name is what a cache key or an object id lacks (``cache_key``: no label at all).
     ``named``: a strong label right after a vendor's name (``bannerbear SECRET V``, labels.py) is a
-    strong place as an assignment is: a letters-only or typed value is not asked to look drawn."""
+    strong place as an assignment is: a letters-only or typed value is not asked to look drawn.
+    ``assigned``: the label had ``:`` or ``=`` after it (``acme_key = V``): there a weak label's hex
+    of a hash's length is the variable place's, where ``value_ok`` keeps it (a cache key, an
+    object id); a UUID still counts (``insightly_key = <uuid>``)."""
     if len(value) < 12:
         return False  # (12 to 15 only where the place vetted a short key: a vendor, a strong label)
     digits, letters = any(c.isdigit() for c in value), any(c.isalpha() for c in value)
@@ -303,6 +306,8 @@ def label_value_ok(value: str, strong: bool, named: bool = False) -> bool:
         return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
     if not value_ok(value, STRONG, quoted=False):
         return False
+    if filters.is_hex_digest(value) and not strong and assigned:
+        return False  # acme_key = <md5>: a hash or an id (value_ok's rule for the variable place)
     if filters.is_hex_digest(value) or filters.is_uuid(value):
         # hex of a digest's length or a UUID: a key after a label, strong or weak, written as one or
         # assigned (insightly_key = <uuid>): a vendor's name comes before a weak label (labels.py),
