@@ -52,6 +52,15 @@ CASES = {
     "url-multihost": ("postgresql://app:{{lower:9}}@h1:5432,app:{v}@h2:5433/db", "{{lower:10}}"),
     "salesforce": ("export SF_ACCESS_TOKEN={v}", "00D{{alnum:12}}!AQ{{alnum:96}}"),
     "teamwork": ("teamwork {v}", "tkn.v1_{{alnum:71}}="),
+    # a vendor's test key of its format: a run, a count, a fill (values.typed_token's stance)
+    "label-short-typed": ("ipinfo private token {v}", "abcdef12345678"),
+    "label-short-typed-assigned": ("ipinfo_secret key={v}", "{{upper:5}}1234567890"),
+    "label-weak-letters-run": ("glassnode KEY {v}", "abcdefghijklmnopqrstuvwxyzA"),
+    "label-weak-letters-lines": ("visualcrossing\nKEY\n{v}\n", "ABCDEFGHIJKLMNOPQRSTUVWXY"),
+    "label-weak-digits": ("planyo_key={v}", "{{digits:40}}"),
+    "label-weak-digits-blank": ("mixmax_key = {v}", "123456789012345678901234567890123456"),
+    "label-glued-after-assign": ("versioneye_key=versioneyeSECRETkey-{v}", "{{digits:40}}"),
+    "name-glued-apikey": ("openweatherapikey={v}", "{{lowerhex:32}}"),
     "ubidots": ("token: {v}", "BBFF-{{alnum:30}}"),
 }
 
@@ -76,6 +85,12 @@ LOOK_ALIKES = [
     '"hostname" : "access-analyzer.eu-west-1.api.aws",',
     "forge.pki.privateKey.forge.pkcs5.pbkdf2",
     "pkcs_9_at_userPKCS12",
+    # no vendor's name before a weak label: a word of code or prose
+    "primary KEY abcdefghijklmnopqrstuvwxyzA",
+    "order_key = 123456789012345678901234",
+    "the KEY ABCDEFGHIJKLMNOPQRSTUVWXYZ was pressed",
+    "user_key = 123456789012345678901234",
+    "glassnode KEY someLongIdentifierNameHere",
     "queue limit token: job=2434ff47a7ec9d8a attempt=2",
     "ssh key 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
     "the secret KeyboardInterruptHandler",

@@ -32,7 +32,7 @@ import re
 
 from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.names import _KEY_NOT, _NOT_SECRET_ANY, _TOKEN_NOT, STRONG, WEAK, words
-from tracepub.detect.secrets.values import clean, label_value_ok, value_ok
+from tracepub.detect.secrets.values import clean, label_value_ok, typed_token, value_ok
 
 _WORD = r"(?:secret|token|private|access|api[-_]?key|apikey|key|password|passwd)"
 # The label: secret words joined by nothing, one of ``-_`` or a blank (``SECRET_TOKEN``, ``ACCESS KEY``).
@@ -97,7 +97,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
         j = start - 1
         while j > 0 and text[j - 1].isalnum() and start - j <= 40:
             j -= 1
-        if start - j > 30 or (j > 0 and text[j - 1] in "+/=") or not _GLUED_VENDOR.fullmatch(text, j, start):
+        if start - j > 30 or _in_base64(text, j) or not _GLUED_VENDOR.fullmatch(text, j, start):
             return None  # ...4xJDKVtHCN2MQWpl...cKEY: inside a base64 line, not after a vendor's name
         # glued after a vendor: the label starts with a change of case (zonkaSECRET, apolloSecret)
         if not (first.isupper() and (prev.islower() or prev.isdigit())):
@@ -132,7 +132,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
         return None  # glued with no change of case: the same word
     if len(value) < SHORT and not _short_ok(value, strong, vendor):
         return None
-    named = strong and vendor is not None and _is_vendor(vendor.group(1))
+    named = vendor is not None and _is_vendor(vendor.group(1))
     if not label_value_ok(value, strong, named=named, assigned=any(c in s.group(0) for c in ":=")):
         return None
     vstart = v.start()
@@ -143,7 +143,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
 def _short_ok(value: str, strong: bool, vendor: re.Match | None) -> bool:
     """A key of 12 to 15 characters (ipinfo's 14, Eagle Eye's 15) only as ``vendor TOKEN value`` /
     ``vendor_secret key=value``: a strong label right after a vendor's name (letters only, no word of
-    code or prose, no label word), letters and digits only, both present, drawn rather than typed."""
+    code or prose, no label word), letters and digits only, both present."""
     if not strong or vendor is None:
         return False
     if not (_is_vendor(vendor.group(1)) and vendor.group(1).isalpha()):
@@ -152,7 +152,15 @@ def _short_ok(value: str, strong: bool, vendor: re.Match | None) -> bool:
         return False
     if not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value)):
         return False
-    return value_ok(value, STRONG, quoted=False) and filters.looks_random(value, 12)
+    # drawn, or a test key of the vendor's format (abcdef12345678: a run, a count), as values.typed_token
+    # counts one in any strong place; words with a number glued on stay (secretName01)
+    return value_ok(value, STRONG, quoted=False) and (filters.looks_random(value, 12) or typed_token(value))
+
+
+def _in_base64(text: str, j: int) -> bool:
+    """The word glued before a label starts inside base64 (after ``+``, ``/`` or padding ``==``), not
+    after a name's ``=`` (``versioneye_key=versioneyeSECRETkey-...``)."""
+    return j > 0 and (text[j - 1] in "+/" or text[j - 2 : j] == "==")
 
 
 def _is_vendor(word: str) -> bool:

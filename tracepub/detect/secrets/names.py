@@ -68,6 +68,8 @@ _KEY_STRONG = frozenset(
     langchain wandb huggingface hf aws azure gcp firebase supabase sentry datadog twilio
     sendgrid mailgun algolia mapbox""".split()
 )
+# The end of one word that is a strong name whatever is glued before it (a vendor's name).
+_GLUED_STRONG = ("apikey", "secretkey", "accesskey", "privatekey")
 _PASS_COMPOUNDS = frozenset(
     {"dbpass", "pgpass", "mysqlpass", "userpass", "keypass", "smtppass", "mailpass", "rootpass", "adminpass"}
 )
@@ -182,8 +184,8 @@ def name_tier(name: str) -> int:
             if prev not in _KEY_STRONG and any(x not in _QUALIFIERS for x in ws[i + 1 :]):
                 continue  # key_down_event, BlindKeySignatures, None_KeyMeshing: the name is about something else
             tier = max(tier, STRONG if prev in _KEY_STRONG else WEAK)
-        elif w.endswith("key") and len(w) > 3 and w[:-3] in _KEY_STRONG:
-            tier = max(tier, STRONG)
+        elif w.endswith("key") and len(w) > 3 and (w[:-3] in _KEY_STRONG or w.endswith(_GLUED_STRONG)):
+            tier = max(tier, STRONG)  # (openweatherapikey, stripesecretkey: a vendor glued before api key)
         elif w == "pat" and len(ws) > 1:
             tier = max(tier, STRONG)  # AZURE_DEVOPS_PAT, GITHUB_PAT: a personal access token
         elif w in ("auth", "authorization"):

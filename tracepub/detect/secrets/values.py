@@ -271,8 +271,10 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
     vendor's name before it) wants a token-shaped value: letters and digits, drawn or typed, or hex
     of a digest's length or a UUID (``monkeylearn ACCESS <40 hex>``, ``insightly_key = <uuid>``);
     the vendor's name is what a cache key or an object id lacks (``cache_key``: no label at all).
-    ``named``: a strong label right after a vendor's name (``bannerbear SECRET V``, labels.py) is a
-    strong place as an assignment is: a letters-only or typed value is not asked to look drawn.
+    ``named``: a label right after a vendor's name (``bannerbear SECRET V``, labels.py). A strong one is
+    a strong place as an assignment is: a letters-only or typed value is not asked to look drawn; a
+    weak one (``glassnode KEY V``, ``planyo_key=V``) takes a single class of characters, 20 or
+    more, only as a key's: digits, or letters drawn or typed (a run, not a name or a word).
     ``assigned``: the label had ``:`` or ``=`` after it (``acme_key = V``): there a weak label's hex
     of a hash's length is the variable place's, where ``value_ok`` keeps it (a cache key, an
     object id); a UUID still counts (``insightly_key = <uuid>``)."""
@@ -282,11 +284,17 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
     if not (digits and letters):
         # one class only: a strong label's value may be all digits (value_ok's rule for numbers)
         # or 20 random letters (GOFmqiBAGwokFOEewtZQUv); a weak label's is a word or a number
-        if not strong or (letters and len(value) < 20) or not (value.isalnum() and value.isascii()):
+        if not (value.isalnum() and value.isascii()) or len(value) < (20 if letters or not strong else 16):
+            return False
+        if not (strong or named):
             return False
         # (a typed one too, under a strong label after a vendor's name: vatlayer SECRET
         # abcdefghijklmnopqrstuvwxyzabcdef; after prose, "the SECRET abcdef...", it is an example)
-        return value_ok(value, STRONG, quoted=False) and (digits or named or filters.looks_random(value, 20))
+        if not value_ok(value, STRONG, quoted=False):
+            return False
+        if not strong:  # a weak label after a vendor's name: a key's digits, or a drawn or typed key
+            return digits or filters.looks_random(value, 20) or typed_token(value)
+        return digits or named or filters.looks_random(value, 20)
     if _LABEL_PAIR.match(value):
         return False  # "limit token: job=2434ff47a7ec9d8a": the value is job's
     if not value[0].isalnum():
@@ -313,7 +321,7 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
         # assigned (insightly_key = <uuid>): a vendor's name comes before a weak label (labels.py),
         # which a cache key or an object id does not have
         return True
-    return named or filters.looks_random(value, min(len(value), 16)) or _typed_label_value(value)
+    return (named and strong) or filters.looks_random(value, min(len(value), 16)) or _typed_label_value(value)
 
 
 _LABEL_TYPED = re.compile(r"[A-Za-z0-9_.+-]+[=+]*")
