@@ -61,6 +61,11 @@ CASES = {
     "label-weak-digits-blank": ("mixmax_key = {v}", "123456789012345678901234567890123456"),
     "label-glued-after-assign": ("versioneye_key=versioneyeSECRETkey-{v}", "{{digits:40}}"),
     "name-glued-apikey": ("openweatherapikey={v}", "{{lowerhex:32}}"),
+    "label-access-glued-lower": ("speechtextaccess-{v}", "{{lowerhex:32}}"),
+    "label-short-weak": ("eagleeyenetworks ACCESS {v}", "{{alnum:5}}1234567890"),
+    "label-dotted-token-part": ("shipday_secret {v}", "abc.def.{{lower:3}}123{{lower:3}}456{{lower:6}}7890123"),
+    "assign-dotted-token-part": ("shipday_token = {v}", "abc.def.ghi456{{lowerdigits:20}}123456"),
+    "label-long-letter-part": ("tickettailor key {v}", "sk_5678_234567_{{lower:36}}"),
     "ubidots": ("token: {v}", "BBFF-{{alnum:30}}"),
 }
 
@@ -91,6 +96,9 @@ LOOK_ALIKES = [
     "the KEY ABCDEFGHIJKLMNOPQRSTUVWXYZ was pressed",
     "user_key = 123456789012345678901234",
     "glassnode KEY someLongIdentifierNameHere",
+    "aa_keyPackageReceivers_v2['attrType'] = id_kma_keyPkgReceiversV2",
+    "fileaccess-3456cdef7890abcd1234f67e8901abcd",
+    "token = self.config.api_token",
     "queue limit token: job=2434ff47a7ec9d8a attempt=2",
     "ssh key 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
     "the secret KeyboardInterruptHandler",

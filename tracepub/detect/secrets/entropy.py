@@ -195,14 +195,9 @@ class ContextEntropy(Detector):
 
     def _label(self, text: str, start: int, a: int) -> Span | None:
         """``vendor SECRET value``, ``vendorTOKEN:value``, ``vendor-PRIVATE-key-value`` (``labels``)."""
-        if (
-            start >= 3
-            and text[start - 3 : start].lower() == "api"
-            and text[start : start + 3].lower() == "key"
-        ):
-            start -= (
-                3  # apolloAPIKEY: the label is the whole "APIKEY" (zipcodeapiSECRET: "api" is the vendor's)
-            )
+        # apolloAPIKEY: the label is the whole "APIKEY" (zipcodeapiSECRET: "api" is the vendor's)
+        if start >= 3 and text[start - 3 : start + 3].lower() == "apikey":
+            start -= 3
         found = label_span(text, start, a)
         if found is None:
             return None
@@ -497,10 +492,12 @@ _WEAK_WORD_HITS = frozenset((_TRIGGERS.index("private"), _TRIGGERS.index("access
 
 def _weak_label_may_start(text: str, start: int) -> bool:
     """Whether a label may start at this "private" / "access": written lower case it needs a vendor's
-    name one separator before (``pandadoc private V``), not indentation or an operator."""
+    name one separator before (``pandadoc private V``) or glued (``speechtextaccess-V``), not
+    indentation or an operator."""
     if not text[start].islower():
         return True
-    return start >= 2 and text[start - 1] in "-_. \t\n" and text[start - 2].isalnum()
+    glued = text[start - 1].isalpha() and text.startswith("access", start)
+    return start >= 2 and (text[start - 1] in "-_. \t\n" and text[start - 2].isalnum() or glued)
 
 
 _NAMED_TYPE = re.compile(r"(?i:token|key|secret|pass)")

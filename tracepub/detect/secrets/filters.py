@@ -292,6 +292,12 @@ _NAME_SHAPE = re.compile(
 _DOTTED = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?")
 
 
+def token_part(part: str) -> bool:
+    """A dotted value's part no program names a thing (``ghi456ijk789mno0123456789abcde``: 16 or more
+    letters and digits, six digits or more, no underscore): the value is a dotted token."""
+    return len(part) >= 16 and "_" not in part and sum(c.isdigit() for c in part) >= 6 and part.isalnum()
+
+
 def is_reference(value: str, dotted: bool = True) -> bool:
     """Code that names a value: ``settings.API_KEY``, ``os.environ["X"]``, ``get_token()``.
     A dotted name counts only when its parts are shaped like names (``pmhLvkLWzN.mjXCuGrX`` is a
@@ -303,7 +309,7 @@ def is_reference(value: str, dotted: bool = True) -> bool:
         if not dotted:
             return False
         parts = re.split(r"\.|::|->", v.removesuffix("()"))
-        return all(_NAME_SHAPE.fullmatch(p) for p in parts)
+        return all(_NAME_SHAPE.fullmatch(p) and not token_part(p) for p in parts)
     return True
 
 

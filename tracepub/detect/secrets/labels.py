@@ -15,13 +15,15 @@ What keeps it from firing in code and prose:
 - the label is a word of its own: separated, or glued with a change of case (``zonkaSECRET``,
   ``apolloSecretTOKEN``); lower case glued on both sides (``monkey``, ``tokens``,
   ``accessible``) is not a label. Only ``secret`` and ``token`` may be glued lower case after a
-  vendor (``codatoken-<uuid>``, ``datadog-secrettoken-<hex>``), and then only before a separator;
+  vendor (``codatoken-<uuid>``, ``datadog-secrettoken-<hex>``), and ``access`` alone
+  (``speechtextaccess-<hex>``), and then only before a separator;
 - *strong* labels (a word of ``secret``, ``token``, ``password``, or ``api key`` / ``access key``
   / ``private key``) take any random-looking value of 16 characters or more, hex and UUIDs
   included; *weak* ones (``private``, ``access``, ``key`` alone) need a vendor's name
   right before them (not a word of code or prose: ``private String``, ``the access token``,
   ``ssh key``), and a value of at least 16 characters with letters and digits that looks random
-  (or hex or a UUID of a key's length); they are flagged for review, as weak names are;
+  (or hex or a UUID of a key's length; 12 to 15 characters as a strong label's short key, below);
+  they are flagged for review, as weak names are;
 - the value is judged by ``values.value_ok`` as a strong name's value (placeholders, references,
   code names, versions, paths and identifiers stay).
 """
@@ -57,7 +59,7 @@ QUICK = re.compile(_RUN.pattern + _SEP.pattern + r"[A-Za-z0-9+/=_.~-]{12}", re.V
 _WORDS = re.compile(rf"(?i:{_WORD})")
 _GLUED_VENDOR = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*|[A-Z][a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*")
 _VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{12,512}(?![A-Za-z0-9+/=_.~-])")
-SHORT = 16  # below this, a value needs a vendor's name and a strong label before it (_short_ok)
+SHORT = 16  # below this, a value needs a vendor's name before its label (_short_ok)
 # The word before a weak label: the vendor's name, glued or one separator away.
 _VENDOR_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{2,40})(?:[-_. \t]|\r?\n|\\n)?\Z")
 # The word before a label that makes it a name of something else (names.py's lists: csrf token, public key).
@@ -101,8 +103,13 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
             return None  # ...4xJDKVtHCN2MQWpl...cKEY: inside a base64 line, not after a vendor's name
         # glued after a vendor: the label starts with a change of case (zonkaSECRET, apolloSecret)
         if not (first.isupper() and (prev.islower() or prev.isdigit())):
-            if not (strong and prev.isalpha() and label[:6].lower() in ("secret", "token")):
-                return None
+            if not (
+                prev.isalpha()
+                and label.lower() == "access"
+                or strong
+                and label[:6].lower() in ("secret", "token")
+            ):
+                return None  # (speechtextaccess-<hex>: no English word ends in "access" as some end in "key")
             if end >= n or text[end] not in "-_ \t:=":
                 return None  # (codatoken-<uuid> yes; bigtokens, nosecretary no)
     nxt = text[end] if end < n else ""
@@ -130,7 +137,7 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     value = clean(v.group(0))
     if s.end() == end and value[:1].islower() == label[-1].islower() and value[:1].isalpha():
         return None  # glued with no change of case: the same word
-    if len(value) < SHORT and not _short_ok(value, strong, vendor):
+    if len(value) < SHORT and not _short_ok(value, strong or s.end() > end, vendor):
         return None
     named = vendor is not None and _is_vendor(vendor.group(1))
     if not label_value_ok(value, strong, named=named, assigned=any(c in s.group(0) for c in ":=")):
@@ -140,11 +147,12 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
     return vstart, vstart + len(value), label, tier
 
 
-def _short_ok(value: str, strong: bool, vendor: re.Match | None) -> bool:
+def _short_ok(value: str, apart: bool, vendor: re.Match | None) -> bool:
     """A key of 12 to 15 characters (ipinfo's 14, Eagle Eye's 15) only as ``vendor TOKEN value`` /
-    ``vendor_secret key=value``: a strong label right after a vendor's name (letters only, no word of
-    code or prose, no label word), letters and digits only, both present."""
-    if not strong or vendor is None:
+    ``vendor_secret key=value`` / ``vendor ACCESS value``: a label right after a vendor's name
+    (letters only, no word of code or prose, no label word), letters and digits only, both present.
+    ``apart``: the label is strong or a separator follows it (``id_kma_keyPkgReceiversV2`` is a name)."""
+    if vendor is None or not apart:
         return False
     if not (_is_vendor(vendor.group(1)) and vendor.group(1).isalpha()):
         return False  # the secret token V, sha256 token V: prose, a label word, a digest's name

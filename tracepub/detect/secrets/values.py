@@ -302,8 +302,12 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
     if filters.is_uuid(value):
         return value_ok(value, STRONG, quoted=False)  # (33333333-cccc-dddd-...: hex, not words)
     parts = _LABEL_PARTS.split(value)
-    if sum(p.isalpha() and len(p) >= 2 for p in parts) >= 2:
-        return False  # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id
+    worded = sum(p.isalpha() and len(p) >= 2 and (len(p) < 16 or filters.wordy(p)) for p in parts)
+    if worded >= 2 and not any(map(filters.token_part, parts)):
+        # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id (a long run of
+        # letters is no word, and a part of letters and digits makes it a token: sk_56_23_<36 letters>,
+        # abc.def.ghi123jkl456mno789pqr)
+        return False
     if len(parts) > 1 and all(
         p.isdigit() or p.isalpha() and (len(p) <= 4 or filters.wordy(p)) for p in parts
     ):
