@@ -63,9 +63,16 @@ CASES = {
     "name-glued-apikey": ("openweatherapikey={v}", "{{lowerhex:32}}"),
     "label-access-glued-lower": ("speechtextaccess-{v}", "{{lowerhex:32}}"),
     "label-short-weak": ("eagleeyenetworks ACCESS {v}", "{{alnum:5}}1234567890"),
-    "label-dotted-token-part": ("shipday_secret {v}", "abc.def.{{lower:3}}123{{lower:3}}456{{lower:6}}7890123"),
+    "label-dotted-token-part": (
+        "shipday_secret {v}",
+        "abc.def.{{lower:3}}123{{lower:3}}456{{lower:6}}7890123",
+    ),
     "assign-dotted-token-part": ("shipday_token = {v}", "abc.def.ghi456{{lowerdigits:20}}123456"),
     "label-long-letter-part": ("tickettailor key {v}", "sk_5678_234567_{{lower:36}}"),
+    "label-dotted-mixed-parts": (
+        "formbucket SECRET {v}",
+        "{{lower:3}}123.{{lower:3}}456.{{lower:3}}789-{{lower:3}}",
+    ),
     "ubidots": ("token: {v}", "BBFF-{{alnum:30}}"),
 }
 

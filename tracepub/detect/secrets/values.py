@@ -303,7 +303,7 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
         return value_ok(value, STRONG, quoted=False)  # (33333333-cccc-dddd-...: hex, not words)
     parts = _LABEL_PARTS.split(value)
     worded = sum(p.isalpha() and len(p) >= 2 and (len(p) < 16 or filters.wordy(p)) for p in parts)
-    if worded >= 2 and not any(map(filters.token_part, parts)):
+    if worded >= 2 and not any(filters.token_part(p) or _drawn_run(p) for p in parts):
         # store-to-its-cloudhsm-cluster-1628626947750, pkcs_9_at_userPKCS12: words, an id (a long run of
         # letters is no word, and a part of letters and digits makes it a token: sk_56_23_<36 letters>,
         # abc.def.ghi123jkl456mno789pqr)
@@ -314,8 +314,11 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
         return (
             False  # store-1628627769469: a word and a number (an example's id; 36 digits.XYZabcd... is not)
         )
-    if "." in value and not any(len(p) >= 16 for p in value.split(".")):
-        return False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16)
+    dotted = value.split(".")
+    if "." in value and not any(len(p) >= 16 for p in dotted) and not all(map(_mixed_part, dotted)):
+        return (
+            False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16; abc123.def456.ghi789 is one)
+        )
     if not value_ok(value, STRONG, quoted=False):
         return False
     if filters.is_hex_digest(value) and not strong and assigned:
@@ -326,6 +329,16 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
         # which a cache key or an object id does not have
         return True
     return (named and strong) or filters.looks_random(value, min(len(value), 16)) or _typed_label_value(value)
+
+
+def _mixed_part(part: str) -> bool:
+    """A dotted value's part of three or more letters and digits, both (``abc123``, ``g7h8i9-j0k1``)."""
+    return len(part) >= 3 and any(c.isdigit() for c in part) and any(c.isalpha() for c in part)
+
+
+def _drawn_run(part: str) -> bool:
+    """A part of 20 or more letters that is no word or name (``abcdefghijABCDEFGHIJ...``): a key's body."""
+    return len(part) >= 20 and part.isalpha() and not filters.wordy(part) and not filters.is_code_name(part)
 
 
 _LABEL_TYPED = re.compile(r"[A-Za-z0-9_.+-]+[=+]*")
