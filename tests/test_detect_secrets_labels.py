@@ -69,6 +69,7 @@ CASES = {
     ),
     "assign-dotted-token-part": ("shipday_token = {v}", "abc.def.ghi456{{lowerdigits:20}}123456"),
     "label-long-letter-part": ("tickettailor key {v}", "sk_5678_234567_{{lower:36}}"),
+    "label-long-key": ("paperformSECRET-{v}", "{{alnum:1040}}"),
     "label-dotted-mixed-parts": (
         "formbucket SECRET {v}",
         "{{lower:3}}123.{{lower:3}}456.{{lower:3}}789-{{lower:3}}",

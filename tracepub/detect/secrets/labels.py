@@ -58,7 +58,7 @@ QUICK = re.compile(_RUN.pattern + _SEP.pattern + r"[A-Za-z0-9+/=_.~-]{12}", re.V
 # before it is a word (zonka, d7network, apolloSecret, auth0Client).
 _WORDS = re.compile(rf"(?i:{_WORD})")
 _GLUED_VENDOR = re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*|[A-Z][a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)*")
-_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{12,512}(?![A-Za-z0-9+/=_.~-])")
+_VALUE = re.compile(r"[A-Za-z0-9+/=_.~-]{12,2048}(?![A-Za-z0-9+/=_.~-])")
 SHORT = 16  # below this, a value needs a vendor's name before its label (_short_ok)
 # The word before a weak label: the vendor's name, glued or one separator away.
 _VENDOR_BEFORE = re.compile(r"([A-Za-z][A-Za-z0-9]{2,40})(?:[-_. \t]|\r?\n|\\n)?\Z")
