@@ -70,6 +70,11 @@ CASES = {
     "assign-dotted-token-part": ("shipday_token = {v}", "abc.def.ghi456{{lowerdigits:20}}123456"),
     "label-long-letter-part": ("tickettailor key {v}", "sk_5678_234567_{{lower:36}}"),
     "label-long-key": ("paperformSECRET-{v}", "{{alnum:1040}}"),
+    # a bearer value with the characters real tokens hold beyond RFC 6750's (the whole value goes)
+    "bearer-colon": ('curl -H "Authorization: Bearer {v}" https://app.asana.com', "1/{{digits:16}}:{{lowerhex:32}}"),
+    "bearer-bang": ("Authorization: Bearer {v}", "00D{{alnum:12}}!AQ{{alnum:96}}"),
+    "bearer-percent": ("Authorization: Bearer {v}", "AAAAAAAAAAAAAAAAAAAAA{{alnum:20}}%2F{{alnum:8}}%3D{{alnum:40}}"),
+    "auth-header-colon": ("Authorization: Token {v}", "{{alnum:12}}:{{alnum:30}}"),
     "label-dotted-mixed-parts": (
         "formbucket SECRET {v}",
         "{{lower:3}}123.{{lower:3}}456.{{lower:3}}789-{{lower:3}}",
@@ -107,6 +112,8 @@ LOOK_ALIKES = [
     "aa_keyPackageReceivers_v2['attrType'] = id_kma_keyPkgReceiversV2",
     "fileaccess-3456cdef7890abcd1234f67e8901abcd",
     "token = self.config.api_token",
+    "see Bearer https://tools.ietf.org/html/rfc6750 for the scheme",
+    "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, SignedHeaders=host",
     "queue limit token: job=2434ff47a7ec9d8a attempt=2",
     "ssh key 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
     "the secret KeyboardInterruptHandler",
