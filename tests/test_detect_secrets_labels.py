@@ -71,9 +71,15 @@ CASES = {
     "label-long-letter-part": ("tickettailor key {v}", "sk_5678_234567_{{lower:36}}"),
     "label-long-key": ("paperformSECRET-{v}", "{{alnum:1040}}"),
     # a bearer value with the characters real tokens hold beyond RFC 6750's (the whole value goes)
-    "bearer-colon": ('curl -H "Authorization: Bearer {v}" https://app.asana.com', "1/{{digits:16}}:{{lowerhex:32}}"),
+    "bearer-colon": (
+        'curl -H "Authorization: Bearer {v}" https://app.asana.com',
+        "1/{{digits:16}}:{{lowerhex:32}}",
+    ),
     "bearer-bang": ("Authorization: Bearer {v}", "00D{{alnum:12}}!AQ{{alnum:96}}"),
-    "bearer-percent": ("Authorization: Bearer {v}", "AAAAAAAAAAAAAAAAAAAAA{{alnum:20}}%2F{{alnum:8}}%3D{{alnum:40}}"),
+    "bearer-percent": (
+        "Authorization: Bearer {v}",
+        "AAAAAAAAAAAAAAAAAAAAA{{alnum:20}}%2F{{alnum:8}}%3D{{alnum:40}}",
+    ),
     "auth-header-colon": ("Authorization: Token {v}", "{{alnum:12}}:{{alnum:30}}"),
     "label-dotted-mixed-parts": (
         "formbucket SECRET {v}",
