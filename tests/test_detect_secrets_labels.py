@@ -81,6 +81,9 @@ CASES = {
         "AAAAAAAAAAAAAAAAAAAAA{{alnum:20}}%2F{{alnum:8}}%3D{{alnum:40}}",
     ),
     "auth-header-colon": ("Authorization: Token {v}", "{{alnum:12}}:{{alnum:30}}"),
+    # a weak word inside a secret's name assigned a value: the name's place reads it whole
+    "assigned-name-weak-word": ("ASANA_ACCESS_TOKEN='{v}'", "1/{{digits:16}}:{{lowerhex:32}}"),
+    "assigned-name-private": ('STRIPE_PRIVATE_KEY="{v}"', "{{alnum:20}}!{{alnum:20}}"),
     "label-dotted-mixed-parts": (
         "formbucket SECRET {v}",
         "{{lower:3}}123.{{lower:3}}456.{{lower:3}}789-{{lower:3}}",

@@ -43,6 +43,7 @@ from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
 from tracepub.detect.secrets.labels import label_span
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
+from tracepub.detect.secrets.values import base64_block_end as _base64_block_end
 from tracepub.detect.secrets.values import clean as _clean
 from tracepub.detect.secrets.values import type_for as _type_for
 from tracepub.detect.secrets.values import value_ok
@@ -154,7 +155,11 @@ class ContextEntropy(Detector):
                 # "private" / "access" name nothing alone (a name holding one also holds key, token or
                 # secret, whose own hit reads it): only a label may start here, and Java's "private"
                 # is everywhere, so the cheap test of _weak_label_may_start comes first
-                if _weak_label_may_start(text, start) and quick(text, start) is not None:
+                if (
+                    _weak_label_may_start(text, start)
+                    and quick(text, start)
+                    and not _assigned_name(text, start, end)
+                ):
                     span = self._label(text, start, start)
                     if span is not None:
                         done = span.end
@@ -379,25 +384,6 @@ class ContextEntropy(Detector):
         return Span(start, end, _type_for(name, tier), f"{self.name}:{how}", confidence, action)
 
 
-_B64_LINE = re.compile(
-    r"(?:\r?\n|(?:\\r)?\\n)(?:[ \t]{0,8}\d{1,6}→)?[ \t]{0,8}[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])"
-)
-_B64_VALUE = re.compile(r"[A-Za-z0-9+/]+={0,2}")
-
-
-def _base64_block_end(text: str, start: int, end: int) -> int:
-    """A base64 value that wraps over lines (a key body pasted without its PEM header): the
-    following lines of base64 belong to it."""
-    if not _B64_VALUE.fullmatch(text, start, end):
-        return end
-    for _ in range(200):
-        m = _B64_LINE.match(text, end)
-        if m is None:
-            break
-        end = m.end()
-    return end
-
-
 def _code_shaped(name: str) -> bool:
     """Written as code names things (``credentialsId``, ``user_name``, ``x2``), not a word of prose."""
     return any(c in "_." or c.isdigit() for c in name) or any(c.isupper() for c in name[1:])
@@ -502,6 +488,17 @@ def _weak_label_may_start(text: str, start: int) -> bool:
 
 _NAMED_TYPE = re.compile(r"(?i:token|key|secret|pass)")
 _hit_start = itemgetter(1)  # a hit's start (C, not a Python call per hit)
+
+
+def _assigned_name(text: str, start: int, end: int) -> bool:
+    """The weak word is part of a secret's name right before ``=`` or ``:`` (``ASANA_ACCESS_TOKEN='1/2:x'``):
+    that name's own hit reads the whole value, which a label's shorter value would cut."""
+    a, b = _ident_bounds(text, start, end)
+    return _NAME_OP.match(text, b) is not None and _last_part_tier(text[a:b]) > 0
+
+
+# ``=`` or ``:`` then a value's first character (not base64's padding ``==`` or a final ``=``).
+_NAME_OP = re.compile(r"""(?::|=(?!=))[ \t]{0,4}["'`]?[^\s"'`=]""")
 
 
 def _ident_bounds(text: str, start: int, end: int) -> tuple[int, int]:

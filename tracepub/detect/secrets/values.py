@@ -252,6 +252,24 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> boo
     return len(set(v)) >= 3
 
 
+_B64_LINE = re.compile(
+    r"(?:\r?\n|(?:\\r)?\\n)(?:[ \t]{0,8}\d{1,6}→)?[ \t]{0,8}[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])"
+)
+
+
+def base64_block_end(text: str, start: int, end: int) -> int:
+    """A base64 value that wraps over lines (a key body pasted without its PEM header): the
+    following lines of base64 belong to it."""
+    if not _B64_VALUE.fullmatch(text, start, end):
+        return end
+    for _ in range(200):
+        m = _B64_LINE.match(text, end)
+        if m is None:
+            break
+        end = m.end()
+    return end
+
+
 def auth_blob(v: str) -> bool:
     """Base64 of ``user:password`` (``Y2k6...``): a credential whatever its length."""
     return len(v) >= 8 and _B64_VALUE.fullmatch(v) is not None and validators.basic_auth(v)
