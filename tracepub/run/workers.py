@@ -47,7 +47,7 @@ from tracepub.readers import reader_for_unit
 from tracepub.readers.base import records_hashing
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor
-from tracepub.run import incremental
+from tracepub.run import incremental, splice
 from tracepub.run.results import FAILED, UnitResult
 from tracepub.selection.deny import Denied, DenyMatcher, DenyRule
 from tracepub.walk import blobs
@@ -80,6 +80,9 @@ class Task:
     dest: str
     out: Path
     size: int = 0
+    # The second pass's: what the first pass recorded of the unit (``splice.Trail``), whose
+    # output and findings are where this task writes its own; None: redo every record.
+    trail: splice.Trail | None = None
 
 
 # What a worker is built from (``_init_worker``'s arguments, in order).
@@ -124,6 +127,7 @@ def _init_worker(
     _WORKER["deny"] = DenyMatcher(list(deny)) if deny else None
     _WORKER["redactor"] = Redactor(engine, Namer(key), keep_ids, remove_blobs)
     _WORKER["ner"] = engine.ner_model
+    _WORKER["words"] = splice.Words.of(engine) if found else None
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -179,7 +183,15 @@ def _encode(rec_raw: str | None, new: Any, one_line: bool = False) -> bytes:
 def _process(task: Task) -> UnitResult:
     """Redact one unit, streaming: a record at a time is in memory,
     findings go to disk as they are made. Lines on which no trigger fires are written back
-    without being walked (``Engine.line_hits``)."""
+    without being walked (``Engine.line_hits``). In the second pass, records that cannot change
+    are copied from the first pass's output (``run.splice``)."""
+    try:
+        return _process_unit(task, task.trail is not None)
+    except splice.Misaligned:
+        return _process_unit(task, False)
+
+
+def _process_unit(task: Task, splicing: bool) -> UnitResult:
     red: Redactor = _WORKER["redactor"]
     engine = red.engine
     unit, dest = task.unit, task.dest
@@ -197,12 +209,15 @@ def _process(task: Task) -> UnitResult:
     red.start_unit(dest, unit.harness, reader.is_prose, getattr(reader, "prose_strings", None))
     red.types.clear()
     red.blobs.clear()
+    words: splice.Words | None = _WORKER.get("words")
+    # the first pass notes what each record leaves behind, for the second's copies of them
+    recorder = splice.Recorder(engine, red.found, red.blobs) if words is None else None
     before = Counter(engine.stats)
     fold = (
         groups.FileFold()
     )  # the report's view of these findings, folded here rather than in the main process
     actions: Counter[str] = Counter()
-    skipped = 0
+    skipped = copied = 0
     skip_ok = engine.prefilter.line_skip
     od = OutDir(task.out)
     target, part = od.output(task.dest), od.part(task.dest)
@@ -220,28 +235,53 @@ def _process(task: Task) -> UnitResult:
         hits = engine.line_hits(rec.raw)
         return hits == Prefilter.ANY or (hits == Prefilter.PROSE and reader.may_have_prose(rec.value))
 
+    sp: splice.Splice | None = None
+    if splicing and words is not None and task.trail is not None and unit.kind != "json":
+        with contextlib.suppress(OSError):  # read before this task replaces them
+            sp = splice.Splice.open(
+                words, task.trail, engine, red.found, red.blobs, red.walker.remove_blobs, target, part
+            )
     try:
         writer.open(target)
         try:
             with atomic_writer(part, "wb", WRITE_BUFFER, sync_folder=False) as ff:
 
                 def flush(batch: list[Record]) -> None:
-                    nonlocal skipped
+                    nonlocal skipped, copied
                     if deny is not None:
                         for rec in batch:
                             deny.check_record(rec)  # before redaction: the rule sees the original text
                     walk = [needs_walk(rec) for rec in batch]
+                    # copies only where a record cannot change; one redone may make later ones change
+                    need = [True] * len(batch) if sp is None else [sp.needed(rec) for rec in batch]
+                    watched = 0 if sp is None else len(sp.watch)
                     if batched:  # NER on the prose of the whole batch at once
                         engine.prefetch(
                             [
                                 s
-                                for rec, w in zip(batch, walk, strict=True)
-                                if w and not rec.raw_text
+                                for rec, w, n in zip(batch, walk, need, strict=True)
+                                if w and n and not rec.raw_text
                                 for s in red.prose_strings(rec.value)
                             ]
                         )
-                    for rec, w in zip(batch, walk, strict=True):
+                    for rec, w, n in zip(batch, walk, need, strict=True):
                         line: bytes
+                        if sp is not None:
+                            if not n and len(sp.watch) != watched:
+                                n = sp.needed(rec)
+                            if not n:
+                                line, found_lines = sp.take(rec)
+                                for b in found_lines:
+                                    ff.write(b)
+                                    f = orjson.loads(b)
+                                    fold.add(f)
+                                    actions[f["action"]] += 1
+                                    red.types[f["type"]] += 1
+                                writer.write(line)
+                                res.records += 1
+                                copied += 1
+                                continue
+                            sp.skip(rec)
                         if not w:
                             line = rec.raw.encode("utf-8")  # type: ignore[union-attr]
                             skipped += 1
@@ -272,6 +312,10 @@ def _process(task: Task) -> UnitResult:
                             _count_surrogates(rec, line, res.problems, unit, lines)
                         writer.write(line)
                         res.records += 1
+                        if sp is not None:
+                            sp.redone()
+                        elif recorder is not None:
+                            recorder.note(res.records - 1)
 
                 batch: list[Record] = []
                 size = 0
@@ -282,6 +326,8 @@ def _process(task: Task) -> UnitResult:
                         flush(batch)
                         batch, size = [], 0
                 flush(batch)
+                if sp is not None:
+                    sp.close()
             res.written = writer.close()
         finally:
             writer.abort()  # after an exception: its temporary file goes (a no-op once closed)
@@ -293,6 +339,8 @@ def _process(task: Task) -> UnitResult:
         fold = groups.FileFold()
         with contextlib.suppress(OSError):
             target.unlink()  # an earlier run's file
+    except splice.Misaligned:
+        raise  # ``_process`` redoes the whole unit
     except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
         res.ok = False
         res.problems.append(Problem(str(unit.source), None, f"{FAILED}{type(exc).__name__}: {exc}"))
@@ -310,9 +358,12 @@ def _process(task: Task) -> UnitResult:
     res.types = dict(red.types)
     res.blobs = dict(red.blobs)
     res.actions = dict(actions)
+    res.trail = recorder.done() if recorder is not None and res.ok else None
     perf = Counter(engine.stats)
     perf.subtract(before)
     res.perf = {k: v for k, v in perf.items() if v} | {"lines": res.records, "lines_skipped": skipped}
+    if copied:
+        res.perf["lines_copied"] = copied
     return res
 
 
