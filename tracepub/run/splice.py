@@ -34,10 +34,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import ahocorasick_rs
 import orjson
@@ -155,12 +154,15 @@ class Splice:
     engine: Engine
     found: dict
     blobs: Counter[str]
-    lines: Iterator[bytes]
-    parts: dict[int, list[bytes]]
     remove_blobs: bool
+    out: BinaryIO  # the first pass's output file
+    findings: BinaryIO  # and its findings part
     watch: set[str] = field(default_factory=set)  # people remembered by one pass and not the other
     pos: int = 0
     _before: set[str] = field(default_factory=set)
+    _ahead: dict[int, list[bytes]] = field(default_factory=dict)  # findings read, by record
+    _next: tuple[int, bytes] | None = None  # the next finding not yet read into ``_ahead``
+    _last: int | None = None  # the last record's index (they only grow)
 
     @classmethod
     def open(
@@ -174,24 +176,17 @@ class Splice:
         output: Path,
         part: Path,
     ) -> Splice:
-        """The first pass's output file and findings part, read whole (one file's worth)."""
-        data = output.read_bytes()
-        lines = data.split(b"\n")
-        if lines and lines[-1] == b"":
-            lines.pop()
-        else:
-            raise Misaligned("no line break at the end")
-        parts: dict[int, list[bytes]] = {}
-        last = None
-        for line in part.read_bytes().splitlines(keepends=True):
-            rec = orjson.loads(line)["record"]
-            if rec != last:
-                if rec in parts:
-                    raise Misaligned("findings out of record order")
-                parts[rec] = []
-                last = rec
-            parts[rec].append(line)
-        return cls(words, trail, engine, found, blobs, iter(lines), parts, remove_blobs)
+        """Over the first pass's output file and findings part, read as the records come (a
+        batch's findings ahead: ``needed`` reads them)."""
+        out = open(output, "rb")  # closed by ``close`` or ``release``
+        try:
+            findings = open(part, "rb")
+        except OSError:
+            out.close()
+            raise
+        sp = cls(words, trail, engine, found, blobs, remove_blobs, out, findings)
+        sp._advance()
+        return sp
 
     def needed(self, rec: Record) -> bool:
         """Whether the redo may make something else of ``rec`` (the module's docstring)."""
@@ -251,13 +246,14 @@ class Splice:
             return True
         if not spans:
             return False
-        found = [orjson.loads(b) for b in self.parts.get(rec.index, ())]
+        found = [orjson.loads(b) for b in self._findings(rec.index)]
         return not all(_absorbed(s, format_path(path), found) for path, s in spans)
 
     def skip(self, rec: Record) -> None:
         """``rec`` is redone: pass over its first-pass line and findings."""
-        self._line()
-        self.parts.pop(rec.index, None)
+        self._line(rec)
+        self._findings(rec.index)
+        self._ahead.pop(rec.index, None)
         self._before = set(self.engine.people())
 
     def redone(self) -> None:
@@ -273,7 +269,7 @@ class Splice:
 
     def take(self, rec: Record) -> tuple[bytes, list[bytes]]:
         """``rec`` copied: its first-pass line and findings; what it left is set again."""
-        line = self._line()
+        line = self._line(rec)
         entry = self.trail.get(self.pos - 1)
         if entry is not None:
             people, values, blobs = entry
@@ -283,16 +279,39 @@ class Splice:
                 self.found.setdefault(value, type_action)
             for kind, n in blobs:
                 self.blobs[kind] += n
-        return line, self.parts.pop(rec.index, [])
+        self._findings(rec.index)
+        return line, self._ahead.pop(rec.index, [])
 
     def close(self) -> None:
         """Every first-pass line and finding was used: the files lined up with the records."""
-        if next(self.lines, None) is not None or self.parts:
-            raise Misaligned("first-pass lines or findings left over")
+        try:
+            if self.out.read(1) or self._next is not None or self._ahead:
+                raise Misaligned("first-pass lines or findings left over")
+        finally:
+            self.release()
 
-    def _line(self) -> bytes:
-        line = next(self.lines, None)
-        if line is None:
+    def release(self) -> None:
+        self.out.close()
+        self.findings.close()
+
+    def _line(self, rec: Record) -> bytes:
+        if self._last is not None and rec.index <= self._last:
+            raise Misaligned("records not in index order")
+        self._last = rec.index
+        line = self.out.readline()
+        if not line.endswith(b"\n"):
             raise Misaligned("fewer first-pass lines than records")
         self.pos += 1
-        return line
+        return line[:-1]
+
+    def _findings(self, index: int) -> list[bytes]:
+        """The first pass's findings of the record ``index``: read up to it (records come in
+        index order, and so do their findings)."""
+        while self._next is not None and self._next[0] <= index:
+            self._ahead.setdefault(self._next[0], []).append(self._next[1])
+            self._advance()
+        return self._ahead.get(index, [])
+
+    def _advance(self) -> None:
+        line = self.findings.readline()
+        self._next = (orjson.loads(line)["record"], line) if line else None

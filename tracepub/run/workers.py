@@ -331,6 +331,8 @@ def _process_unit(task: Task, splicing: bool) -> UnitResult:
             res.written = writer.close()
         finally:
             writer.abort()  # after an exception: its temporary file goes (a no-op once closed)
+            if sp is not None:
+                sp.release()
         if source_digest is not None:  # every record read: the digest is of the whole file
             res.sha256 = incremental.content_sha256(unit, {unit.source: source_digest.digest()})
     except Denied as d:  # the writers removed their temporary files: nothing of it was written
