@@ -70,6 +70,10 @@ def _absorbed(s: Span, where: str, found: list[dict]) -> bool:
     return False
 
 
+class _Changes(Exception):
+    """A found value's span in a record changes what the redo makes of it (``Splice._spans``)."""
+
+
 class Misaligned(Exception):
     """The first pass's output or findings do not match the records read: redo the whole file."""
 
@@ -163,6 +167,7 @@ class Splice:
     _ahead: dict[int, list[bytes]] = field(default_factory=dict)  # findings read, by record
     _next: tuple[int, bytes] | None = None  # the next finding not yet read into ``_ahead``
     _last: int | None = None  # the last record's index (they only grow)
+    _memo: dict[str, list[Span]] = field(default_factory=dict)  # text -> the found values' spans
 
     @classmethod
     def open(
@@ -224,15 +229,28 @@ class Splice:
         it matches nothing: a first name alone but not after a greeting). A span inside one of
         the first pass's findings in the same string, of a kind that ranks lower (the user's own
         "jdoe" around a found "jdo"), changes nothing: ``resolve`` keeps the finding as it was."""
-        detector, leaf = self.words.detector, Leaf("", ())
-        spans: list[tuple[tuple, Span]] = []
-        huge = False
+        detector, leaf, memo = self.words.detector, Leaf("", ()), self._memo
+        auto = self.words.auto
+        found: list[dict] | None = None
 
         def visit(text: str, path: tuple, key: str | None) -> str:
-            nonlocal huge
-            if len(text) >= 2 and not huge:
-                huge = len(text) > Engine.HUGE
-                spans.extend((path, s) for s in detector.scan(text, leaf))
+            nonlocal found
+            if len(text) < 2:
+                return text
+            if len(text) > Engine.HUGE:
+                raise _Changes  # scanned in pieces there
+            spans = memo.get(text)
+            if spans is None:  # the same strings come back record after record (the working folder)
+                spans = detector.scan(text, leaf) if auto.find_matches_as_indexes(text.lower()) else []
+                if len(memo) >= 10_000:
+                    memo.clear()
+                memo[text] = spans
+            if spans:
+                if found is None:
+                    found = [orjson.loads(b) for b in self._findings(rec.index)]
+                where = format_path(path)
+                if not all(_absorbed(s, where, found) for s in spans):
+                    raise _Changes
             return text
 
         try:
@@ -240,14 +258,9 @@ class Splice:
                 visit(rec.value, (), None)
             else:
                 Walker(visit, None, self.remove_blobs).walk(rec.value)
-        except Exception:  # whatever stops it here is the redo's to meet
+        except Exception:  # _Changes, or whatever stops it here, which is the redo's to meet
             return True
-        if huge:
-            return True
-        if not spans:
-            return False
-        found = [orjson.loads(b) for b in self._findings(rec.index)]
-        return not all(_absorbed(s, format_path(path), found) for path, s in spans)
+        return False
 
     def skip(self, rec: Record) -> None:
         """``rec`` is redone: pass over its first-pass line and findings."""
