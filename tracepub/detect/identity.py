@@ -299,12 +299,6 @@ class ExactValues(Detector):
     def types(self) -> set[str]:
         return set(self._types.values())
 
-    @property
-    def words(self) -> list[str]:
-        """What it looks for, lower case: every occurrence it can match is one of these in the
-        lower-cased text (``scan``)."""
-        return list(self._words)
-
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         if not self._ready:
             return []

@@ -152,7 +152,7 @@ def local_map(
     stage: str, tasks: list[workers.Task], jobs: int, args: workers.WorkerArgs, bar: workers.Progress
 ) -> Iterable[tuple[workers.Task, UnitResult]]:
     """The tasks on this machine's processes (``--jobs``)."""
-    return zip(tasks, workers.run_tasks(tasks, jobs, args, bar), strict=True)
+    return zip(tasks, workers.run_tasks(tasks, jobs, args, bar, group=stage == "redact"), strict=True)
 
 
 def run(opts: RunOptions, map_tasks: MapTasks = local_map) -> RunSummary:

@@ -126,7 +126,9 @@ class Recorder:
 
 @dataclass
 class Words:
-    """The found values detector's words as the check reads them (built once per redo worker)."""
+    """The found values detector's words as the check reads them (built once per redo worker):
+    its trigger's literals, which are what it matches (``ExactValues``: every value and other
+    form, lower case, found in the lower-cased text)."""
 
     detector: Detector  # the found values detector itself
     auto: Any  # ahocorasick_rs.AhoCorasick over the words and their escaped forms
@@ -137,7 +139,7 @@ class Words:
     def of(cls, engine: Engine) -> Words | None:
         """None: the engine has no found values detector (not a redo)."""
         mine = [d for d in engine.detectors if d.name == DETECTOR]
-        words: list[str] = list(getattr(mine[0], "words", ())) if len(mine) == 1 else []
+        words = list(mine[0].trigger.literals) if len(mine) == 1 and mine[0].trigger else []
         if not words:
             return None
         forms = {f for w in words for f in (w, json.dumps(w, ensure_ascii=False)[1:-1])}

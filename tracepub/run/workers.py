@@ -19,7 +19,6 @@ import ctypes
 import gc
 import hashlib
 import os
-import re
 import signal
 import sys
 import threading
@@ -47,8 +46,10 @@ from tracepub.readers import reader_for_unit
 from tracepub.readers.base import records_hashing
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor
-from tracepub.run import incremental, splice
+from tracepub.run import ahead, incremental, splice
 from tracepub.run.results import FAILED, UnitResult
+from tracepub.run.surrogates import count_surrogates as _count_surrogates
+from tracepub.run.surrogates import redact as _redact
 from tracepub.selection.deny import Denied, DenyMatcher, DenyRule
 from tracepub.walk import blobs
 from tracepub.walk.walker import dumps_like_bytes
@@ -180,31 +181,47 @@ def _encode(rec_raw: str | None, new: Any, one_line: bool = False) -> bytes:
     return dumps_like_bytes(rec_raw, new, one_line)
 
 
-def _process(task: Task) -> UnitResult:
+def _process_group(tasks: list[Task]) -> list[UnitResult]:
+    """Small units' tasks, each unit read before any is redacted, so that NER reads all their
+    prose in one call (``run.ahead``)."""
+    red: Redactor = _WORKER["redactor"]
+    if len(tasks) == 1 or not red.engine.prefetches:
+        return [_process(t) for t in tasks]
+    read = [ahead.read(t, red.namer.value_id) for t in tasks]
+    red.engine.prefetch([s for a in read if a is not None for s in a.prose])
+    return [_process(t, a) for t, a in zip(tasks, read, strict=True)]
+
+
+def _process(task: Task, read: ahead.Ahead | None = None) -> UnitResult:
     """Redact one unit, streaming: a record at a time is in memory,
     findings go to disk as they are made. Lines on which no trigger fires are written back
     without being walked (``Engine.line_hits``). In the second pass, records that cannot change
     are copied from the first pass's output (``run.splice``)."""
     try:
-        return _process_unit(task, task.trail is not None)
+        return _process_unit(task, task.trail is not None, read)
     except splice.Misaligned:
-        return _process_unit(task, False)
+        return _process_unit(task, False, read)
 
 
-def _process_unit(task: Task, splicing: bool) -> UnitResult:
+def _process_unit(task: Task, splicing: bool, read: ahead.Ahead | None) -> UnitResult:
     red: Redactor = _WORKER["redactor"]
     engine = red.engine
     unit, dest = task.unit, task.dest
     reader = reader_for_unit(unit)
     res = UnitResult(unit.harness, str(unit.source), dest)
-    # before reading: a change meanwhile shows next run; keyed names: they are stored in review/
-    res.deps = incremental.fingerprint(unit, red.namer.value_id)
-    # the source's sha256 as the reader reads it (no second read to hash it)
-    source_digest: hashlib._Hash | None = hashlib.sha256()
-    records: Iterator[Record] | None = records_hashing(reader, unit, res.problems, source_digest)
-    if records is None:
-        source_digest = None
-        res.sha256 = incremental.content_sha256(unit)
+    records: Iterator[Record] | None
+    if read is not None:  # read whole already (``_process_group``)
+        res.deps, source_digest, records = read.deps, read.digest, iter(read.records)
+        res.sha256 = read.sha256
+    else:
+        # before reading: a change meanwhile shows next run; keyed names: they are stored in review/
+        res.deps = incremental.fingerprint(unit, red.namer.value_id)
+        # the source's sha256 as the reader reads it (no second read to hash it)
+        source_digest = hashlib.sha256()
+        records = records_hashing(reader, unit, res.problems, source_digest)
+        if records is None:
+            source_digest = None
+            res.sha256 = incremental.content_sha256(unit)
     res.bytes_in = sum(max(0, d[1]) for d in res.deps)
     red.start_unit(dest, unit.harness, reader.is_prose, getattr(reader, "prose_strings", None))
     red.types.clear()
@@ -369,74 +386,6 @@ def _process_unit(task: Task, splicing: bool) -> UnitResult:
     return res
 
 
-# A lone surrogate in JSON text: a ``\\ud800``-``\\udbff`` escape with no low half after it, or a
-# ``\\udc00``-``\\udfff`` one with no high half before it, at any depth of JSON inside strings
-# (where the escape has more backslashes before it).
-_LONE = r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\+u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!u[dD][89abAB][0-9a-fA-F]{2})(?<!u[dD][89abAB][0-9a-fA-F]{2}\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-_LONE_TEXT = re.compile(_LONE)
-_LONE_BYTES = re.compile(_LONE.encode("ascii"))
-
-
-def _redact(red: Redactor, rec: Record, problems: list[Problem], unit: Unit, lines: bool) -> Any:
-    """``red.redact_record`` of ``rec``; where a lone surrogate stops it (one in an object key of
-    JSON inside a string cannot be written into a finding's path), the record is redacted again
-    with every lone surrogate read as U+FFFD, as the walker reads them in strings: the file is
-    not lost for one character. Only a record whose text can hold one (a ``\\ud`` escape, or
-    no text: a row a store reader built) pays for the copy of the counts this takes."""
-    if rec.raw is not None and "\\ud" not in rec.raw and "\\uD" not in rec.raw:
-        return red.redact_record(rec.index, rec.value)
-    types, blobs = Counter(red.types), Counter(red.blobs)
-    try:
-        return red.redact_record(rec.index, rec.value)
-    except UnicodeEncodeError:
-        red.findings.clear()  # this record's, made before it stopped (``flush`` writes them per record)
-        red.types.clear()
-        red.types.update(types)
-        red.blobs.clear()
-        red.blobs.update(blobs)
-        new = red.redact_record(rec.index, _no_lone_surrogates(rec.value))
-        if rec.raw is None:  # a line's replacements are counted from its text (``_count_surrogates``)
-            problems.append(
-                Problem(
-                    str(unit.source), rec.index if lines else None, "lone surrogate(s) replaced by U+FFFD"
-                )
-            )
-        return new
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")  # in a str a pair is one character: these are lone
-
-
-def _no_lone_surrogates(value: Any) -> Any:
-    """``value`` with each lone surrogate, in keys and strings, and each lone ``\\udXXX`` escape in
-    JSON text inside a string, made U+FFFD."""
-    if isinstance(value, str):
-        value = _SURROGATE.sub("\ufffd", value)
-        return _LONE_TEXT.sub(lambda m: "\\ufffd", value) if "\\u" in value else value
-    if isinstance(value, dict):
-        return {_no_lone_surrogates(k): _no_lone_surrogates(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_no_lone_surrogates(v) for v in value]
-    return value
-
-
-def _count_surrogates(rec: Record, line: bytes, problems: list[Problem], unit: Unit, lines: bool) -> None:
-    r"""Report a record whose lone surrogates were replaced. JSON allows ``"\ud800"``; no UTF-8 holds
-    it, so a string that redaction visits has each one read, and written, as U+FFFD (a string it
-    does not change keeps its escape). That changes a byte of the session: it is counted, with
-    the file and the line. Only records whose text holds a ``\ud`` escape get here."""
-    before = len(_LONE_TEXT.findall(rec.raw or ""))
-    gone = before - len(_LONE_BYTES.findall(line)) if before else 0
-    if gone > 0:
-        problems.append(
-            Problem(
-                str(unit.source),
-                rec.index if lines else None,
-                f"{gone} lone surrogate(s) (a \\udXXX escape without its other half) replaced by U+FFFD",
-            )
-        )
-
-
 def task(i: int, unit: Unit, dest: str, out: Path) -> Task:
     """The task of redacting ``unit`` into ``dest``; its size orders the pool's queue."""
     try:
@@ -452,21 +401,26 @@ class Progress(Protocol):
     def close(self) -> None: ...
 
 
-def run_tasks(tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress) -> list[UnitResult]:
+def run_tasks(
+    tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress, group: bool = False
+) -> list[UnitResult]:
     """Every task's result, in task order: in this process (``jobs`` 1), or on ``jobs``
-    forked processes, largest task first so one big file does not finish last alone."""
+    forked processes, largest task first so one big file does not finish last alone.
+    ``group``: small units go in groups read ahead (``run.ahead``; the first pass's)."""
     done: list[UnitResult | None] = [None] * len(tasks)
     if jobs <= 1:
         if tasks:
             _warm()
-        for n, t in enumerate(tasks):
-            done[n] = _process(t)
-            bar.update(1)
+        for g in ahead.groups(tasks, list(range(len(tasks)))) if group else [[n] for n in range(len(tasks))]:
+            for n, r in zip(g, _process_group([tasks[n] for n in g]), strict=True):
+                done[n] = r
+            bar.update(len(g))
     elif tasks:
         _warm()
         order = sorted(range(len(tasks)), key=lambda n: -tasks[n].size)
+        cut = ahead.groups(tasks, order) if group else [[n] for n in order]
         with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(os.getpid(), *args)) as pool:
-            futures = {pool.submit(_process, tasks[n]): n for n in order}
+            futures = {pool.submit(_process_group, [tasks[n] for n in g]): g for g in cut}
             # The workers are forked: the main process compiles the report's template and imports
             # the card's library meanwhile (joined before anything forks again; a failure shows
             # when the report or the card is written).
@@ -480,8 +434,10 @@ def run_tasks(tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress) -> 
             template.start()
             try:
                 for fut in as_completed(futures):
-                    done[futures[fut]] = fut.result()
-                    bar.update(1)
+                    g = futures[fut]
+                    for n, r in zip(g, fut.result(), strict=True):
+                        done[n] = r
+                    bar.update(len(g))
             finally:
                 template.join()
     # A worker synced each file it wrote, not the folder it renamed it into: each folder once, now.
