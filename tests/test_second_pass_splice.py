@@ -115,3 +115,29 @@ def test_a_first_pass_output_that_does_not_line_up_is_redone_whole(tmp_path, mon
     damaged_run = _run(tmp_path / "src", tmp_path / "spliced")
     assert "lines_copied" not in damaged_run.perf
     assert _outputs(tmp_path / "spliced") == _outputs(whole_out)
+
+
+def test_small_sessions_read_ahead_in_groups_write_what_one_at_a_time_writes(tmp_path, monkeypatch):
+    """The first pass reads small sessions ahead in groups so NER reads their prose in one call
+    (``run.ahead``); each session's output and findings are what it gets redacted alone."""
+    from tracepub.detect.pii.prose_names import ner_model_name
+    from tracepub.run import ahead
+
+    if ner_model_name() is None:
+        pytest.skip("no spaCy model installed")
+    projects = tmp_path / "src" / "projects" / "-home-jdoe-app"
+    people = ["Marguerite Okonkwo", "Teodor Halvorsen", "Priyanka Venkataraman", "Ines Castellanos"]
+    for n, person in enumerate(people):
+        _claude(
+            projects / f"s{n}.jsonl",
+            [f"I talked to {person} yesterday about the release.", f"Please send {person} the summary."],
+        )
+    grouped = _run(tmp_path / "src", tmp_path / "grouped")
+    monkeypatch.setattr(ahead, "GROUP_UNITS", 1)  # one unit a group: none read ahead
+    alone = _run(tmp_path / "src", tmp_path / "alone")
+    assert _outputs(tmp_path / "grouped") == _outputs(tmp_path / "alone")
+    assert grouped.findings == alone.findings
+    text = b"".join(v for k, v in _outputs(tmp_path / "grouped").items() if k.startswith("dataset/"))
+    assert not any(p.encode() in text for p in people)
+    again = redact([tmp_path / "src"], tmp_path / "grouped")  # the sources' digests as read ahead
+    assert again.reused == len(people)
