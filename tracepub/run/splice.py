@@ -10,7 +10,7 @@ being walked and scanned. What the redo adds is the found values detector
 (``found.FoundValues``) and what follows from its spans in the same file: the people the
 engine remembers for the rest of the file and the values carried everywhere (``red.found``).
 
-A record is redone (``Splice.needed``) when:
+A record is redone (``Splice.check``, ``Splice.watched``) when:
 
 - its text, lower-cased, holds one of the found values detector's words (its values and a
   linked person's other forms, as written or JSON-escaped once); or it could hold one hidden
@@ -195,35 +195,40 @@ class Splice:
         sp._advance()
         return sp
 
-    def needed(self, rec: Record) -> bool:
-        """Whether the redo may make something else of ``rec`` (the module's docstring)."""
+    def check(self, rec: Record) -> str | None:
+        """None where what the redo adds may make something else of ``rec`` (the module's
+        docstring), else its text as ``watched`` reads it (the people watched for change as
+        records are redone: asked again then)."""
         raw = rec.raw
         if raw is not None and ("\\ud" in raw or "\\uD" in raw):
-            return True
+            return None
         if isinstance(rec.value, str) and (rec.raw_text or rec.deep):
             text = rec.value
         else:
             try:
                 text = orjson.dumps(rec.value).decode("utf-8")
             except (TypeError, UnicodeDecodeError):
-                return True
+                return None
         low = text.lower()
         if len(low) != len(text):
-            return True
+            return None
         w = self.words
         if (
             (w.non_ascii and "\\u" in low)
             or (w.escaped and "\\\\" in low)
             or w.auto.find_matches_as_indexes(low)
         ) and self._spans(rec):
-            return True
-        if self.watch:
-            for name in self.watch:
-                if name in low or json.dumps(name, ensure_ascii=False)[1:-1] in low:
-                    return True
-            if "\\u" in low or "\\\\" in low:
+            return None
+        return low
+
+    def watched(self, low: str) -> bool:
+        """Whether a record's text (``check``'s) names someone watched for."""
+        if not self.watch:
+            return False
+        for name in self.watch:
+            if name in low or json.dumps(name, ensure_ascii=False)[1:-1] in low:
                 return True
-        return False
+        return "\\u" in low or "\\\\" in low
 
     def _spans(self, rec: Record) -> bool:
         """Whether the found values detector matches in a string of ``rec``, as the redo's walk

@@ -270,7 +270,8 @@ def _process_unit(task: Task, splicing: bool, read: ahead.Ahead | None) -> UnitR
                             deny.check_record(rec)  # before redaction: the rule sees the original text
                     walk = [needs_walk(rec) for rec in batch]
                     # copies only where a record cannot change; one redone may make later ones change
-                    need = [True] * len(batch) if sp is None else [sp.needed(rec) for rec in batch]
+                    texts = [None] * len(batch) if sp is None else [sp.check(rec) for rec in batch]
+                    need = [t is None or sp.watched(t) for t in texts]  # type: ignore[union-attr]
                     watched = 0 if sp is None else len(sp.watch)
                     if batched:  # NER on the prose of the whole batch at once
                         engine.prefetch(
@@ -281,11 +282,11 @@ def _process_unit(task: Task, splicing: bool, read: ahead.Ahead | None) -> UnitR
                                 for s in red.prose_strings(rec.value)
                             ]
                         )
-                    for rec, w, n in zip(batch, walk, need, strict=True):
+                    for rec, w, n, t in zip(batch, walk, need, texts, strict=True):
                         line: bytes
                         if sp is not None:
                             if not n and len(sp.watch) != watched:
-                                n = sp.needed(rec)
+                                n = sp.watched(t)  # type: ignore[arg-type]  # not None: n was False
                             if not n:
                                 line, found_lines = sp.take(rec)
                                 for b in found_lines:
