@@ -84,6 +84,8 @@ class Task:
     # The second pass's: what the first pass recorded of the unit (``splice.Trail``), whose
     # output and findings are where this task writes its own; None: redo every record.
     trail: splice.Trail | None = None
+    # The unit read whole already, in the worker (``_process_group``; taken by ``_process``).
+    read: ahead.Ahead | None = None
 
 
 # What a worker is built from (``_init_worker``'s arguments, in order).
@@ -189,14 +191,17 @@ def _process_group(tasks: list[Task]) -> list[UnitResult]:
         return [_process(t) for t in tasks]
     read = [ahead.read(t, red.namer.value_id) for t in tasks]
     red.engine.prefetch([s for a in read if a is not None for s in a.prose])
-    return [_process(t, a) for t, a in zip(tasks, read, strict=True)]
+    for t, a in zip(tasks, read, strict=True):
+        t.read = a
+    return [_process(t) for t in tasks]
 
 
-def _process(task: Task, read: ahead.Ahead | None = None) -> UnitResult:
+def _process(task: Task) -> UnitResult:
     """Redact one unit, streaming: a record at a time is in memory,
     findings go to disk as they are made. Lines on which no trigger fires are written back
     without being walked (``Engine.line_hits``). In the second pass, records that cannot change
     are copied from the first pass's output (``run.splice``)."""
+    read, task.read = task.read, None  # (its records are freed with the unit)
     try:
         return _process_unit(task, task.trail is not None, read)
     except splice.Misaligned:
