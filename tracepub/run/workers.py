@@ -193,6 +193,7 @@ def _process_group(tasks: list[Task]) -> list[UnitResult]:
     red.engine.prefetch([s for a in read if a is not None for s in a.prose])
     for t, a in zip(tasks, read, strict=True):
         t.read = a
+    read.clear()  # each unit's records go with it (``_process``)
     return [_process(t) for t in tasks]
 
 
