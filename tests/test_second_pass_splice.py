@@ -141,3 +141,28 @@ def test_small_sessions_read_ahead_in_groups_write_what_one_at_a_time_writes(tmp
     assert not any(p.encode() in text for p in people)
     again = redact([tmp_path / "src"], tmp_path / "grouped")  # the sources' digests as read ahead
     assert again.reused == len(people)
+
+
+def test_a_found_name_inside_the_users_own_is_copied_and_a_greeting_is_redone(tmp_path, monkeypatch):
+    """A colleague's account "jdo" found elsewhere is in every path of the user "jdoe": those
+    records are copied (the user's own span covers it), while the records that name the colleague,
+    or greet a linked colleague by first name, are redone."""
+    projects = tmp_path / "src" / "projects" / "-home-jdoe-app"
+    _claude(
+        projects / "a.jsonl", ["$ whoami\njdo\n", "ls -l /home/jdo/src", f"Author: {PERSON} <ingrid@jdo.dev>"]
+    )
+    _claude(
+        projects / "b.jsonl",
+        [
+            "cat /home/jdoe/app/README.md",
+            "the tests pass in /home/jdoe/app",
+            "$ whoami\njdo\n",
+            "Thanks, Ingrid! The build is green.",
+            "ls /home/jdoe/app/src",
+        ],
+    )
+    spliced = _run(tmp_path / "src", tmp_path / "spliced")
+    monkeypatch.setattr(splice.Recorder, "done", lambda self: None)
+    _run(tmp_path / "src", tmp_path / "whole")
+    assert _outputs(tmp_path / "spliced") == _outputs(tmp_path / "whole")
+    assert spliced.perf.get("lines_copied", 0) >= 2, spliced.perf
