@@ -93,7 +93,7 @@ def test_a_redone_file_copies_records_and_writes_what_a_whole_redo_writes(tmp_pa
     assert SECRET.encode() not in text and PERSON.encode() not in text
 
 
-@pytest.mark.parametrize("damage", ["line", "finding"])
+@pytest.mark.parametrize("damage", ["line", "finding", "garbage"])
 def test_a_first_pass_output_that_does_not_line_up_is_redone_whole(tmp_path, monkeypatch, damage):
     """Whatever the first pass left (a line more, a finding of another record), the redo does
     not copy from it: the file is redone from its source."""
@@ -107,6 +107,8 @@ def test_a_first_pass_output_that_does_not_line_up_is_redone_whole(tmp_path, mon
     def damaged(cls, words, trail, engine, found, blobs, remove_blobs, output, part):  # type: ignore[no-untyped-def]
         if damage == "line":
             output.write_bytes(output.read_bytes() + b"{}\n")
+        elif damage == "garbage":
+            part.write_bytes(b"not json\n" + part.read_bytes())
         else:
             part.write_bytes(part.read_bytes() + b'{"record": 1, "type": "x"}\n')
         return real_open(cls, words, trail, engine, found, blobs, remove_blobs, output, part)

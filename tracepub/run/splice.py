@@ -334,4 +334,7 @@ class Splice:
 
     def _advance(self) -> None:
         line = self.findings.readline()
-        self._next = (orjson.loads(line)["record"], line) if line else None
+        try:
+            self._next = (orjson.loads(line)["record"], line) if line else None
+        except (ValueError, KeyError, TypeError) as exc:  # not a findings part as a worker writes it
+            raise Misaligned(f"a finding that does not read back: {exc}") from exc

@@ -260,7 +260,7 @@ def _process_unit(task: Task, splicing: bool, read: ahead.Ahead | None) -> UnitR
 
     sp: splice.Splice | None = None
     if splicing and words is not None and task.trail is not None and unit.kind != "json":
-        with contextlib.suppress(OSError):  # read before this task replaces them
+        with contextlib.suppress(OSError, splice.Misaligned):  # read before this task replaces them
             sp = splice.Splice.open(
                 words, task.trail, engine, red.found, red.blobs, red.walker.remove_blobs, target, part
             )
