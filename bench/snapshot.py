@@ -6,7 +6,8 @@
 
 Runs ``tracepub redact`` (of the checkout given by ``--tree``, default this one) on two corpora
 with a fixed placeholder key: the bench default (``bench/claude_gen.py``, 30 MB) and the
-labelled corpus of every harness (``bench/corpus.py``, 20 MB). Records the sha256 of every file
+labelled corpus of every harness (``bench/corpus.py``, 20 MB), and with ``--mix SIZE`` the
+realistic mix (``bench/corpus_mix.py``). A size of 0 leaves that corpus out. Records the sha256 of every file
 under dataset/, of review/findings.jsonl, and of manifest.json without its run id.
 """
 
@@ -32,11 +33,16 @@ def package_path(tree: Path) -> Path:
     return tree / "src" if (tree / "src" / "tracepub").is_dir() else tree
 
 
-def corpora(size_builtin: str, size_labelled: str) -> list[tuple[str, Path, dict[str, str]]]:
+def corpora(
+    size_builtin: str, size_labelled: str, size_mix: str = ""
+) -> list[tuple[str, Path, dict[str, str]]]:
+    """The corpora and their sizes ("" or "0": that corpus left out)."""
     import throughput
 
     out = []
-    for kind, size in (("builtin", size_builtin), ("corpus", size_labelled)):
+    for kind, size in (("builtin", size_builtin), ("corpus", size_labelled), ("mix", size_mix)):
+        if size in ("", "0"):
+            continue
         folder, env = throughput.corpus(kind, throughput.parse_size(size), False, 1)
         out.append((kind, folder, env))
     return out
@@ -58,11 +64,11 @@ def digest_dir(out: Path) -> dict[str, str]:
     return got
 
 
-def save(dest: Path, tree: Path, size_builtin: str, size_labelled: str) -> int:
+def save(dest: Path, tree: Path, size_builtin: str, size_labelled: str, size_mix: str = "") -> int:
     import throughput
 
     result: dict[str, dict[str, str]] = {}
-    for kind, folder, env in corpora(size_builtin, size_labelled):
+    for kind, folder, env in corpora(size_builtin, size_labelled, size_mix):
         work = Path(tempfile.mkdtemp(prefix="snapshot-"))
         out = work / "out"
         (out / "review").mkdir(parents=True)
@@ -102,12 +108,13 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose tracepub runs")
     s.add_argument("--builtin", default="30MB")
     s.add_argument("--labelled", default="20MB")
+    s.add_argument("--mix", default="", help="also the realistic mix (bench/corpus_mix.py) of this size")
     d = sub.add_parser("diff")
     d.add_argument("a", type=Path)
     d.add_argument("b", type=Path)
     args = ap.parse_args(argv)
     if args.cmd == "save":
-        return save(args.dest, args.tree.resolve(), args.builtin, args.labelled)
+        return save(args.dest, args.tree.resolve(), args.builtin, args.labelled, args.mix)
     return diff(args.a, args.b)
 
 

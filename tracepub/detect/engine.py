@@ -133,6 +133,11 @@ class Engine:
         return sorted(self._people)
 
     @property
+    def remembered(self) -> int:
+        """How many people the engine remembers in this file (it only grows until ``start_unit``)."""
+        return len(self._people)
+
+    @property
     def ner_model(self) -> str | None:
         for d in self.detectors:
             if getattr(d, "ner_model", None):

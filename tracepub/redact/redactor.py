@@ -41,6 +41,30 @@ def mask(value: str, type_: str) -> str:
     return value
 
 
+def prose_of(record: Any, is_prose, prose_strings=None) -> list[str]:
+    """The strings of ``record`` that ``is_prose(record, path)`` accepts (``prose_strings(record)``:
+    the reader's faster way to list them, if it has one)."""
+    if is_prose is None:
+        return []
+    if prose_strings is not None:
+        return [s for s in prose_strings(record) if len(s) >= 3]
+    out: list[str] = []
+
+    def walk(v: Any, path: tuple) -> None:
+        if isinstance(v, str):
+            if len(v) >= 3 and is_prose(record, path):
+                out.append(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, (*path, k))
+        elif isinstance(v, list):
+            for i, x in enumerate(v):
+                walk(x, (*path, i))
+
+    walk(record, ())
+    return out
+
+
 class Redactor:
     def __init__(
         self, engine: Engine, namer: Namer, keep_ids: set[str] | None = None, remove_blobs: bool = True
@@ -93,26 +117,7 @@ class Redactor:
 
     def prose_strings(self, record: Any) -> list[str]:
         """The strings of ``record`` the reader calls prose (for ``Engine.prefetch``)."""
-        if self._is_prose is None:
-            return []
-        if self._prose_strings is not None:
-            return [s for s in self._prose_strings(record) if len(s) >= 3]
-        out: list[str] = []
-        is_prose = self._is_prose
-
-        def walk(v: Any, path: tuple) -> None:
-            if isinstance(v, str):
-                if len(v) >= 3 and is_prose(record, path):
-                    out.append(v)
-            elif isinstance(v, dict):
-                for k, x in v.items():
-                    walk(x, (*path, k))
-            elif isinstance(v, list):
-                for i, x in enumerate(v):
-                    walk(x, (*path, i))
-
-        walk(record, ())
-        return out
+        return prose_of(record, self._is_prose, self._prose_strings)
 
     def redact_text(self, text: str, path: tuple = (), key: str | None = None) -> str:
         return self._visit(text, path, key)

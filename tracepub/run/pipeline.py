@@ -152,7 +152,7 @@ def local_map(
     stage: str, tasks: list[workers.Task], jobs: int, args: workers.WorkerArgs, bar: workers.Progress
 ) -> Iterable[tuple[workers.Task, UnitResult]]:
     """The tasks on this machine's processes (``--jobs``)."""
-    return zip(tasks, workers.run_tasks(tasks, jobs, args, bar), strict=True)
+    return zip(tasks, workers.run_tasks(tasks, jobs, args, bar, group=stage == "redact"), strict=True)
 
 
 def run(opts: RunOptions, map_tasks: MapTasks = local_map) -> RunSummary:
@@ -372,6 +372,9 @@ def _everywhere(
     redo = [i for i, r in enumerate(results) if r.ok and (new_dests[i] != dests[i] or holds[i])]
     if redo:
         tasks = [workers.task(i, units[i], new_dests[i], od.root) for i in redo]
+        for t in tasks:  # the first pass's output is there to copy records from (``run.splice``)
+            if new_dests[t.index] == dests[t.index]:
+                t.trail = results[t.index].trail
         # Its automata hold the found values too: a DFA takes ~0.25 s more to build (before the
         # workers fork), which its faster search pays back only over more files than most runs send.
         few = sum(_size(od.output(results[i].dest)) for i in redo) < REDO_DFA_BYTES

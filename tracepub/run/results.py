@@ -51,6 +51,9 @@ class UnitResult:
     # and the same sealed for the next run's reuse (incremental.seal).
     found: Found = field(default_factory=dict)
     sealed: str | None = None
+    # What the first pass noted of each record for the second's copies (``run.splice.Trail``;
+    # None: not noted, so a redo reads every record again). Not stored.
+    trail: dict[int, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """What review/state.json keeps to reuse the unit. ``found``: the values it redacted

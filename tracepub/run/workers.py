@@ -19,7 +19,6 @@ import ctypes
 import gc
 import hashlib
 import os
-import re
 import signal
 import sys
 import threading
@@ -47,8 +46,10 @@ from tracepub.readers import reader_for_unit
 from tracepub.readers.base import records_hashing
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor
-from tracepub.run import incremental
+from tracepub.run import ahead, incremental, splice
 from tracepub.run.results import FAILED, UnitResult
+from tracepub.run.surrogates import count_surrogates as _count_surrogates
+from tracepub.run.surrogates import redact as _redact
 from tracepub.selection.deny import Denied, DenyMatcher, DenyRule
 from tracepub.walk import blobs
 from tracepub.walk.walker import dumps_like_bytes
@@ -80,6 +81,11 @@ class Task:
     dest: str
     out: Path
     size: int = 0
+    # The second pass's: what the first pass recorded of the unit (``splice.Trail``), whose
+    # output and findings are where this task writes its own; None: redo every record.
+    trail: splice.Trail | None = None
+    # The unit read whole already, in the worker (``_process_group``; taken by ``_process``).
+    read: ahead.Ahead | None = None
 
 
 # What a worker is built from (``_init_worker``'s arguments, in order).
@@ -124,6 +130,7 @@ def _init_worker(
     _WORKER["deny"] = DenyMatcher(list(deny)) if deny else None
     _WORKER["redactor"] = Redactor(engine, Namer(key), keep_ids, remove_blobs)
     _WORKER["ner"] = engine.ner_model
+    _WORKER["words"] = splice.Words.of(engine) if found else None
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -176,33 +183,64 @@ def _encode(rec_raw: str | None, new: Any, one_line: bool = False) -> bytes:
     return dumps_like_bytes(rec_raw, new, one_line)
 
 
+def _process_group(tasks: list[Task]) -> list[UnitResult]:
+    """Small units' tasks, each unit read before any is redacted, so that NER reads all their
+    prose in one call (``run.ahead``)."""
+    red: Redactor = _WORKER["redactor"]
+    if len(tasks) == 1 or not red.engine.prefetches:
+        return [_process(t) for t in tasks]
+    read = [ahead.read(t, red.namer.value_id) for t in tasks]
+    red.engine.prefetch([s for a in read if a is not None for s in a.prose])
+    for t, a in zip(tasks, read, strict=True):
+        t.read = a
+    read.clear()  # each unit's records go with it (``_process``)
+    return [_process(t) for t in tasks]
+
+
 def _process(task: Task) -> UnitResult:
     """Redact one unit, streaming: a record at a time is in memory,
     findings go to disk as they are made. Lines on which no trigger fires are written back
-    without being walked (``Engine.line_hits``)."""
+    without being walked (``Engine.line_hits``). In the second pass, records that cannot change
+    are copied from the first pass's output (``run.splice``)."""
+    read, task.read = task.read, None  # (its records are freed with the unit)
+    try:
+        return _process_unit(task, task.trail is not None, read)
+    except splice.Misaligned:
+        return _process_unit(task, False, read)
+
+
+def _process_unit(task: Task, splicing: bool, read: ahead.Ahead | None) -> UnitResult:
     red: Redactor = _WORKER["redactor"]
     engine = red.engine
     unit, dest = task.unit, task.dest
     reader = reader_for_unit(unit)
     res = UnitResult(unit.harness, str(unit.source), dest)
-    # before reading: a change meanwhile shows next run; keyed names: they are stored in review/
-    res.deps = incremental.fingerprint(unit, red.namer.value_id)
-    # the source's sha256 as the reader reads it (no second read to hash it)
-    source_digest: hashlib._Hash | None = hashlib.sha256()
-    records: Iterator[Record] | None = records_hashing(reader, unit, res.problems, source_digest)
-    if records is None:
-        source_digest = None
-        res.sha256 = incremental.content_sha256(unit)
+    records: Iterator[Record] | None
+    if read is not None:  # read whole already (``_process_group``)
+        res.deps, source_digest, records = read.deps, read.digest, iter(read.records)
+        res.sha256 = read.sha256
+    else:
+        # before reading: a change meanwhile shows next run; keyed names: they are stored in review/
+        res.deps = incremental.fingerprint(unit, red.namer.value_id)
+        # the source's sha256 as the reader reads it (no second read to hash it)
+        source_digest = hashlib.sha256()
+        records = records_hashing(reader, unit, res.problems, source_digest)
+        if records is None:
+            source_digest = None
+            res.sha256 = incremental.content_sha256(unit)
     res.bytes_in = sum(max(0, d[1]) for d in res.deps)
     red.start_unit(dest, unit.harness, reader.is_prose, getattr(reader, "prose_strings", None))
     red.types.clear()
     red.blobs.clear()
+    words: splice.Words | None = _WORKER.get("words")
+    # the first pass notes what each record leaves behind, for the second's copies of them
+    recorder = splice.Recorder(engine, red.found, red.blobs) if words is None else None
     before = Counter(engine.stats)
     fold = (
         groups.FileFold()
     )  # the report's view of these findings, folded here rather than in the main process
     actions: Counter[str] = Counter()
-    skipped = 0
+    skipped = copied = 0
     skip_ok = engine.prefilter.line_skip
     od = OutDir(task.out)
     target, part = od.output(task.dest), od.part(task.dest)
@@ -220,28 +258,54 @@ def _process(task: Task) -> UnitResult:
         hits = engine.line_hits(rec.raw)
         return hits == Prefilter.ANY or (hits == Prefilter.PROSE and reader.may_have_prose(rec.value))
 
+    sp: splice.Splice | None = None
+    if splicing and words is not None and task.trail is not None and unit.kind != "json":
+        with contextlib.suppress(OSError, splice.Misaligned):  # read before this task replaces them
+            sp = splice.Splice.open(
+                words, task.trail, engine, red.found, red.blobs, red.walker.remove_blobs, target, part
+            )
     try:
         writer.open(target)
         try:
             with atomic_writer(part, "wb", WRITE_BUFFER, sync_folder=False) as ff:
 
                 def flush(batch: list[Record]) -> None:
-                    nonlocal skipped
+                    nonlocal skipped, copied
                     if deny is not None:
                         for rec in batch:
                             deny.check_record(rec)  # before redaction: the rule sees the original text
                     walk = [needs_walk(rec) for rec in batch]
+                    # copies only where a record cannot change; one redone may make later ones change
+                    texts = [None] * len(batch) if sp is None else [sp.check(rec) for rec in batch]
+                    need = [t is None or sp.watched(t) for t in texts]  # type: ignore[union-attr]
+                    watched = 0 if sp is None else len(sp.watch)
                     if batched:  # NER on the prose of the whole batch at once
                         engine.prefetch(
                             [
                                 s
-                                for rec, w in zip(batch, walk, strict=True)
-                                if w and not rec.raw_text
+                                for rec, w, n in zip(batch, walk, need, strict=True)
+                                if w and n and not rec.raw_text
                                 for s in red.prose_strings(rec.value)
                             ]
                         )
-                    for rec, w in zip(batch, walk, strict=True):
+                    for rec, w, n, t in zip(batch, walk, need, texts, strict=True):
                         line: bytes
+                        if sp is not None:
+                            if not n and len(sp.watch) != watched:
+                                n = sp.watched(t)  # type: ignore[arg-type]  # not None: n was False
+                            if not n:
+                                line, found_lines = sp.take(rec)
+                                for b in found_lines:
+                                    ff.write(b)
+                                    f = orjson.loads(b)
+                                    fold.add(f)
+                                    actions[f["action"]] += 1
+                                    red.types[f["type"]] += 1
+                                writer.write(line)
+                                res.records += 1
+                                copied += 1
+                                continue
+                            sp.skip(rec)
                         if not w:
                             line = rec.raw.encode("utf-8")  # type: ignore[union-attr]
                             skipped += 1
@@ -272,6 +336,10 @@ def _process(task: Task) -> UnitResult:
                             _count_surrogates(rec, line, res.problems, unit, lines)
                         writer.write(line)
                         res.records += 1
+                        if sp is not None:
+                            sp.redone()
+                        elif recorder is not None:
+                            recorder.note(res.records - 1)
 
                 batch: list[Record] = []
                 size = 0
@@ -282,9 +350,13 @@ def _process(task: Task) -> UnitResult:
                         flush(batch)
                         batch, size = [], 0
                 flush(batch)
+                if sp is not None:
+                    sp.close()
             res.written = writer.close()
         finally:
             writer.abort()  # after an exception: its temporary file goes (a no-op once closed)
+            if sp is not None:
+                sp.release()
         if source_digest is not None:  # every record read: the digest is of the whole file
             res.sha256 = incremental.content_sha256(unit, {unit.source: source_digest.digest()})
     except Denied as d:  # the writers removed their temporary files: nothing of it was written
@@ -293,6 +365,8 @@ def _process(task: Task) -> UnitResult:
         fold = groups.FileFold()
         with contextlib.suppress(OSError):
             target.unlink()  # an earlier run's file
+    except splice.Misaligned:
+        raise  # ``_process`` redoes the whole unit
     except Exception as exc:  # corrupt store, vanished file...: reported, nothing half-written
         res.ok = False
         res.problems.append(Problem(str(unit.source), None, f"{FAILED}{type(exc).__name__}: {exc}"))
@@ -310,78 +384,13 @@ def _process(task: Task) -> UnitResult:
     res.types = dict(red.types)
     res.blobs = dict(red.blobs)
     res.actions = dict(actions)
+    res.trail = recorder.done() if recorder is not None and res.ok else None
     perf = Counter(engine.stats)
     perf.subtract(before)
     res.perf = {k: v for k, v in perf.items() if v} | {"lines": res.records, "lines_skipped": skipped}
+    if copied:
+        res.perf["lines_copied"] = copied
     return res
-
-
-# A lone surrogate in JSON text: a ``\\ud800``-``\\udbff`` escape with no low half after it, or a
-# ``\\udc00``-``\\udfff`` one with no high half before it, at any depth of JSON inside strings
-# (where the escape has more backslashes before it).
-_LONE = r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\+u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!u[dD][89abAB][0-9a-fA-F]{2})(?<!u[dD][89abAB][0-9a-fA-F]{2}\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-_LONE_TEXT = re.compile(_LONE)
-_LONE_BYTES = re.compile(_LONE.encode("ascii"))
-
-
-def _redact(red: Redactor, rec: Record, problems: list[Problem], unit: Unit, lines: bool) -> Any:
-    """``red.redact_record`` of ``rec``; where a lone surrogate stops it (one in an object key of
-    JSON inside a string cannot be written into a finding's path), the record is redacted again
-    with every lone surrogate read as U+FFFD, as the walker reads them in strings: the file is
-    not lost for one character. Only a record whose text can hold one (a ``\\ud`` escape, or
-    no text: a row a store reader built) pays for the copy of the counts this takes."""
-    if rec.raw is not None and "\\ud" not in rec.raw and "\\uD" not in rec.raw:
-        return red.redact_record(rec.index, rec.value)
-    types, blobs = Counter(red.types), Counter(red.blobs)
-    try:
-        return red.redact_record(rec.index, rec.value)
-    except UnicodeEncodeError:
-        red.findings.clear()  # this record's, made before it stopped (``flush`` writes them per record)
-        red.types.clear()
-        red.types.update(types)
-        red.blobs.clear()
-        red.blobs.update(blobs)
-        new = red.redact_record(rec.index, _no_lone_surrogates(rec.value))
-        if rec.raw is None:  # a line's replacements are counted from its text (``_count_surrogates``)
-            problems.append(
-                Problem(
-                    str(unit.source), rec.index if lines else None, "lone surrogate(s) replaced by U+FFFD"
-                )
-            )
-        return new
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")  # in a str a pair is one character: these are lone
-
-
-def _no_lone_surrogates(value: Any) -> Any:
-    """``value`` with each lone surrogate, in keys and strings, and each lone ``\\udXXX`` escape in
-    JSON text inside a string, made U+FFFD."""
-    if isinstance(value, str):
-        value = _SURROGATE.sub("\ufffd", value)
-        return _LONE_TEXT.sub(lambda m: "\\ufffd", value) if "\\u" in value else value
-    if isinstance(value, dict):
-        return {_no_lone_surrogates(k): _no_lone_surrogates(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_no_lone_surrogates(v) for v in value]
-    return value
-
-
-def _count_surrogates(rec: Record, line: bytes, problems: list[Problem], unit: Unit, lines: bool) -> None:
-    r"""Report a record whose lone surrogates were replaced. JSON allows ``"\ud800"``; no UTF-8 holds
-    it, so a string that redaction visits has each one read, and written, as U+FFFD (a string it
-    does not change keeps its escape). That changes a byte of the session: it is counted, with
-    the file and the line. Only records whose text holds a ``\ud`` escape get here."""
-    before = len(_LONE_TEXT.findall(rec.raw or ""))
-    gone = before - len(_LONE_BYTES.findall(line)) if before else 0
-    if gone > 0:
-        problems.append(
-            Problem(
-                str(unit.source),
-                rec.index if lines else None,
-                f"{gone} lone surrogate(s) (a \\udXXX escape without its other half) replaced by U+FFFD",
-            )
-        )
 
 
 def task(i: int, unit: Unit, dest: str, out: Path) -> Task:
@@ -399,21 +408,26 @@ class Progress(Protocol):
     def close(self) -> None: ...
 
 
-def run_tasks(tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress) -> list[UnitResult]:
+def run_tasks(
+    tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress, group: bool = False
+) -> list[UnitResult]:
     """Every task's result, in task order: in this process (``jobs`` 1), or on ``jobs``
-    forked processes, largest task first so one big file does not finish last alone."""
+    forked processes, largest task first so one big file does not finish last alone.
+    ``group``: small units go in groups read ahead (``run.ahead``; the first pass's)."""
     done: list[UnitResult | None] = [None] * len(tasks)
     if jobs <= 1:
         if tasks:
             _warm()
-        for n, t in enumerate(tasks):
-            done[n] = _process(t)
-            bar.update(1)
+        for g in ahead.groups(tasks, list(range(len(tasks)))) if group else [[n] for n in range(len(tasks))]:
+            for n, r in zip(g, _process_group([tasks[n] for n in g]), strict=True):
+                done[n] = r
+            bar.update(len(g))
     elif tasks:
         _warm()
         order = sorted(range(len(tasks)), key=lambda n: -tasks[n].size)
+        cut = ahead.groups(tasks, order) if group else [[n] for n in order]
         with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(os.getpid(), *args)) as pool:
-            futures = {pool.submit(_process, tasks[n]): n for n in order}
+            futures = {pool.submit(_process_group, [tasks[n] for n in g]): g for g in cut}
             # The workers are forked: the main process compiles the report's template and imports
             # the card's library meanwhile (joined before anything forks again; a failure shows
             # when the report or the card is written).
@@ -427,8 +441,10 @@ def run_tasks(tasks: list[Task], jobs: int, args: WorkerArgs, bar: Progress) -> 
             template.start()
             try:
                 for fut in as_completed(futures):
-                    done[futures[fut]] = fut.result()
-                    bar.update(1)
+                    g = futures[fut]
+                    for n, r in zip(g, fut.result(), strict=True):
+                        done[n] = r
+                    bar.update(len(g))
             finally:
                 template.join()
     # A worker synced each file it wrote, not the folder it renamed it into: each folder once, now.
