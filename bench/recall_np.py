@@ -29,7 +29,8 @@ whole): ``identifier_rules``, rules labelled or named for an identifier (Nosey P
 for a client id, a public key, a recipient or a URL that names no secret); captures the pattern marks
 as context (a user, a host, a client id by its comment, the words before it or its own opening);
 ``url_parts``, the user and host around a URL's password; ``references_masks``, a variable reference
-or a mask in a secret's place (``$Password``, ``%nothing%``, ``#{...}``, ``######``);
+or a mask in a secret's place (``$Password``, ``%nothing%``, ``#{...}``, ``######``, the word
+``password`` itself);
 ``documents_code``, a whole JSON document around a secret, or a string literal joined by ``+`` to a
 variable. A PEM armour line stands for its block (the whole match is scored); a match with no
 capture is scored without the vendor's name and label words it starts with (``launchdarkly-secret-``),
@@ -177,7 +178,8 @@ def secret_of(value: str) -> str:
 #   a shell, PowerShell or batch variable (``$Password``, ``${DB_PASS}``, ``%nothing%``), a template
 #   or Ruby interpolation (``{{ pass }}``, ``#{datastore['DBPASSWORD']}``), a run of one mask
 #   character (``######``, ``****``), with the ``=``, quote or separator the capture took beside it
-#   (both suites' own generic rules refuse a first ``$``, ``%`` or ``#`` for this reason);
+#   (both suites' own generic rules refuse a first ``$``, ``%`` or ``#`` for this reason), or the
+#   word for the secret standing in its place (``amqp://user:password@host``, ``-p PASSWORD``);
 # - ``documents_code``: a whole JSON document the rule captures to hold its secret (GCP's service
 #   account object: the secrets in it are other rules' examples), or a string literal that ``+``
 #   joins to a variable (``"application:" + appKey``: the secret is built from variables).
@@ -185,6 +187,7 @@ REFERENCE = re.compile(
     r"""[=:]?\s*(?:\$\{?[A-Za-z_]\w*\}?|\$\([^)]*\)|%[A-Za-z_]\w*%|\#\{[^}]*\}|\{\{[^}]*\}\}|([\#*xX\u2022])\1{3,})"""
     r"""["'\s;,]*"""
 )
+STAND_IN = re.compile(r"(?i:pass(?:word|wd)?)")
 DOCUMENT = re.compile(r"""\s*\{[\s\S]*"[\w-]+"\s*:[\s\S]*\}\s*""")
 JOINED = re.compile(r"""\s*["']\s*\+\s*[A-Za-z_]""")
 HOSTNAME = re.compile(r"[\w.-]+(?::\d{1,5})?")
@@ -210,7 +213,7 @@ def not_secret(example: str, start: int, end: int) -> str:
         and HOSTNAME.fullmatch(value)
     ):
         return "url_parts"
-    if REFERENCE.fullmatch(value):
+    if REFERENCE.fullmatch(value) or STAND_IN.fullmatch(value):
         return "references_masks"
     if DOCUMENT.fullmatch(value) or JOINED.match(example, end):
         return "documents_code"

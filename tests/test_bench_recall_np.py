@@ -96,3 +96,12 @@ def test_label_words_and_filler_are_not_scored():
     )
     assert recall_np.FILLER.sub("", "Qx7vPz2Lk9Wm4Tn8.....") == "Qx7vPz2Lk9Wm4Tn8"
     assert recall_np.FILLER.sub("", "O91u.") == "O91u."
+
+
+def test_the_word_for_the_secret_in_its_place_is_a_stand_in():
+    url = "amqp://user:password@mq.example.com/queue"
+    assert recall_np.not_secret(url, url.index("password"), url.index("@")) == "references_masks"
+    cmd = "psexec -u ADMIN -p PASSWORD cmd"
+    assert recall_np.not_secret(cmd, cmd.index("PASSWORD"), cmd.index(" cmd")) == "references_masks"
+    real = "amqp://user:passwordQ7x@mq.example.com/queue"
+    assert recall_np.not_secret(real, real.index("passwordQ7x"), real.index("@")) == ""
