@@ -30,7 +30,7 @@ for a client id, a public key, a recipient or a URL that names no secret); captu
 as context (a user, a host, a client id by its comment, the words before it or its own opening);
 ``url_parts``, the user and host around a URL's password; ``references_masks``, a variable reference
 or a mask in a secret's place (``$Password``, ``%nothing%``, ``#{...}``, ``######``, the word
-``password`` itself);
+``password`` itself, a ``YOUR...`` fill-in);
 ``documents_code``, a whole JSON document around a secret, or a string literal joined by ``+`` to a
 variable. A PEM armour line stands for its block (the whole match is scored); a match with no
 capture is scored without the vendor's name and label words it starts with (``launchdarkly-secret-``),
@@ -179,7 +179,8 @@ def secret_of(value: str) -> str:
 #   or Ruby interpolation (``{{ pass }}``, ``#{datastore['DBPASSWORD']}``), a run of one mask
 #   character (``######``, ``****``), with the ``=``, quote or separator the capture took beside it
 #   (both suites' own generic rules refuse a first ``$``, ``%`` or ``#`` for this reason), or the
-#   word for the secret standing in its place (``amqp://user:password@host``, ``-p PASSWORD``);
+#   word for the secret standing in its place (``amqp://user:password@host``, ``-p PASSWORD``) or
+#   a fill-in to replace (``YOURPASSWORD``, ``YOUR_..._SECRET_GOES_HERE``);
 # - ``documents_code``: a whole JSON document the rule captures to hold its secret (GCP's service
 #   account object: the secrets in it are other rules' examples), or a string literal that ``+``
 #   joins to a variable (``"application:" + appKey``: the secret is built from variables).
@@ -187,7 +188,7 @@ REFERENCE = re.compile(
     r"""[=:]?\s*(?:\$\{?[A-Za-z_]\w*\}?|\$\([^)]*\)|%[A-Za-z_]\w*%|\#\{[^}]*\}|\{\{[^}]*\}\}|([\#*xX\u2022])\1{3,})"""
     r"""["'\s;,]*"""
 )
-STAND_IN = re.compile(r"(?i:pass(?:word|wd)?)")
+STAND_IN = re.compile(r"(?i:pass(?:word|wd)?|your[\w-]*)")
 DOCUMENT = re.compile(r"""\s*\{[\s\S]*"[\w-]+"\s*:[\s\S]*\}\s*""")
 JOINED = re.compile(r"""\s*["']\s*\+\s*[A-Za-z_]""")
 HOSTNAME = re.compile(r"[\w.-]+(?::\d{1,5})?")

@@ -105,3 +105,8 @@ def test_the_word_for_the_secret_in_its_place_is_a_stand_in():
     assert recall_np.not_secret(cmd, cmd.index("PASSWORD"), cmd.index(" cmd")) == "references_masks"
     real = "amqp://user:passwordQ7x@mq.example.com/queue"
     assert recall_np.not_secret(real, real.index("passwordQ7x"), real.index("@")) == ""
+    for fill in ("YOURPASSWORD", "YOUR_CLIENT_SECRET_GOES_HERE"):
+        line = f'"password": "{fill}"'
+        assert (
+            recall_np.not_secret(line, line.index(fill), line.index(fill) + len(fill)) == "references_masks"
+        )
