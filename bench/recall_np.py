@@ -22,8 +22,20 @@ The rules are read at run time from a git checkout of the suite's repository (``
 or normal git directory; its newest commit's rule files are read with ``git show``), never copied
 into this tree. An example's secrets are what the rule itself captures: every non-empty group
 of its pattern (Rust regex syntax, compiled with the ``regex`` module) on the example; an
-example its own rule does not match is skipped. Each example is then planted exactly as
-bench/recall.py plants gitleaks' samples (6 harnesses x 4 places, canaries, the real
+example its own rule does not match is skipped. What a rule captures beside its secret is left out
+of the score and counted in the "left out" line (an example with nothing left to score is left out
+whole): ``identifier_rules``, rules labelled or named for an identifier (Nosey Parker's
+``identifier`` category; a hidden Kingfisher rule named for an id, a name or a host; any rule named
+for a client id, a public key, a recipient or a URL that names no secret); captures the pattern marks
+as context (a user, a host, a client id by its comment, the words before it or its own opening);
+``url_parts``, the user and host around a URL's password; ``references_masks``, a variable reference
+or a mask in a secret's place (``$Password``, ``%nothing%``, ``#{...}``, ``######``, the word
+``password`` itself, a ``YOUR...`` fill-in);
+``documents_code``, a whole JSON document around a secret, or a string literal joined by ``+`` to a
+variable. A PEM armour line stands for its block (the whole match is scored); a match with no
+capture is scored without the vendor's name and label words it starts with (``launchdarkly-secret-``),
+and a capture without a trailing run of three or more dots (filler, not key). Each example is
+then planted exactly as bench/recall.py plants gitleaks' samples (6 harnesses x 4 places, canaries, the real
 ``tracepub redact`` in a subprocess) and scored the same way: fully redacted / partial /
 leaked for the examples, kept for the negative examples (their longest token must survive).
 Only the session files are scored: the dataset card (README.md) lists the redaction types and
@@ -81,7 +93,8 @@ CONTEXT_BEFORE = re.compile(
     r"(?i:user|login|host|domain|client.?id|\bid\b|url|endpoint|email|machine|accountname|server|ldap|smtp)"
     r"[^(]{0,60}\Z"
 )
-CONTEXT_START = re.compile(r"\s*(?i:machine|user|login|host)\b")
+# A capture whose own literal opening names it (``( machine \s+ ...)``, Blynk's ``(oa2-client-id_...)``).
+CONTEXT_START = re.compile(r"\s*(?i:(?:machine|user|login|host)\b|[a-z0-9]{0,8}[-_]?client[-_.]?id)")
 # With other captures beside it, a code name holding a secret word is the name, not the value
 # (``<add key="FromEmailPassword" value="...">``).
 KEY_NAME = re.compile(r"(?:[A-Z][a-z]+){2,}[A-Za-z0-9]*")
@@ -158,6 +171,63 @@ def secret_of(value: str) -> str:
     return value[m.end() :] if m and len(value) - m.end() >= 16 else value
 
 
+# What a rule captured that is no secret value, whatever the rule (``not_secret``):
+# - ``url_parts``: a URL's user-info user (right after ``://``, before ``:``) or its host (right
+#   after ``@``), when a rule captures user, password and host of ``https://user:pw@host`` alike;
+# - ``references_masks``: a reference to a value kept elsewhere or a mask over it, not the value:
+#   a shell, PowerShell or batch variable (``$Password``, ``${DB_PASS}``, ``%nothing%``), a template
+#   or Ruby interpolation (``{{ pass }}``, ``#{datastore['DBPASSWORD']}``), a run of one mask
+#   character (``######``, ``****``), with the ``=``, quote or separator the capture took beside it
+#   (both suites' own generic rules refuse a first ``$``, ``%`` or ``#`` for this reason), or the
+#   word for the secret standing in its place (``amqp://user:password@host``, ``-p PASSWORD``) or
+#   a fill-in to replace (``YOURPASSWORD``, ``YOUR_..._SECRET_GOES_HERE``);
+# - ``documents_code``: a whole JSON document the rule captures to hold its secret (GCP's service
+#   account object: the secrets in it are other rules' examples), or a string literal that ``+``
+#   joins to a variable (``"application:" + appKey``: the secret is built from variables).
+REFERENCE = re.compile(
+    r"""[=:]?\s*(?:\$\{?[A-Za-z_]\w*\}?|\$\([^)]*\)|%[A-Za-z_]\w*%|\#\{[^}]*\}|\{\{[^}]*\}\}|([\#*xX\u2022])\1{3,})"""
+    r"""["'\s;,]*"""
+)
+STAND_IN = re.compile(r"(?i:pass(?:word|wd)?|your[\w-]*)")
+DOCUMENT = re.compile(r"""\s*\{[\s\S]*"[\w-]+"\s*:[\s\S]*\}\s*""")
+JOINED = re.compile(r"""\s*["']\s*\+\s*[A-Za-z_]""")
+HOSTNAME = re.compile(r"[\w.-]+(?::\d{1,5})?")
+# A capture that is a PEM armour line (Kingfisher's encrypted-key rule captures only its BEGIN line)
+# stands for the block its rule matched: the key is the body, the whole match is scored.
+ARMOUR = re.compile(r"-----BEGIN [A-Z0-9 ]+-----")
+# A run of three or more dots that ends a capture is an ellipsis or filler its class let in (Front's
+# example pads its key to length with dots), not the key; one dot can end a crypt hash (``./0-9A-Za-z``).
+FILLER = re.compile(r"\.{3,}\Z")
+# With no capture, the match begins with the vendor's name and a label (``launchdarkly-secret-``):
+# the words the rule needs to find the value, not the secret scored.
+LABEL_WORDS = r"(?:[-_.\s]*(?:secret|private|access|key|token|api|sdk|auth))*[-_.\s]+"
+
+
+def not_secret(example: str, start: int, end: int) -> str:
+    """Why the capture ``example[start:end]`` is no secret value (a key of ``load_samples``' left-out
+    counts; the comments above), or "" if it is one."""
+    value = example[start:end]
+    if "://" in example[:start] and (
+        example.endswith("://", 0, start)
+        and example.startswith(":", end)
+        or example.endswith("@", 0, start)
+        and HOSTNAME.fullmatch(value)
+    ):
+        return "url_parts"
+    if REFERENCE.fullmatch(value) or STAND_IN.fullmatch(value):
+        return "references_masks"
+    if DOCUMENT.fullmatch(value) or JOINED.match(example, end):
+        return "documents_code"
+    return ""
+
+
+def without_label(value: str, rule_id: str) -> str:
+    """A whole match without the vendor's name and label words it starts with (``LABEL_WORDS``)."""
+    vendor = rule_id.split(".")[1] if rule_id.count(".") >= 2 else ""
+    m = regex.match(rf"(?i){regex.escape(vendor)}{LABEL_WORDS}", value) if vendor else None
+    return value[m.end() :] if m and len(value) - m.end() >= MIN_SECRET else value
+
+
 # Kingfisher's ``visible: false`` rules are not findings it reports: they capture what another rule's
 # validation needs beside the secret. Those named for an id, a name, a host or a URL (an Azure storage
 # account name, an Auth0 client id, a Salesforce instance) are identifiers, as Nosey Parker's
@@ -167,15 +237,30 @@ HIDDEN_ID_NAME = re.compile(
     r"\b(?:id|name|username|domain|host|url|email|account identifier)\s*$", re.IGNORECASE
 )
 HIDDEN_SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
+# Any rule, shown or hidden, named for what identifies rather than authenticates: a client or app id
+# (Bitbucket's, GitHub's, LinkedIn's ``... Client ID``), a public key or an age recipient (X25519
+# public keys, made to be shared), a service URL (``Azure Search URL``). Nosey Parker files the same
+# rules under ``identifier``; Kingfisher gives most of them no category. A name that also says a
+# secret (``Credentials in a URL``, ``... URL with hardcoded password``, a webhook URL, which is the
+# secret itself) or ends in another word (``CodeClimate Reporter ID``, a token) stays a secret rule.
+ID_RULE_NAME = re.compile(
+    r"\b(?:(?:client|app|application|product|organi[sz]ation|bot|account|tenant|project)\s+id(?:entifier)?"
+    r"|public\s+key|recipient|ur[li])\W*$",
+    re.IGNORECASE,
+)
+ID_RULE_SECRET = re.compile(r"token|secret|password|credential|webhook|private|connection", re.IGNORECASE)
 
 
-def _hidden_identifier(rule: dict) -> bool:
+def _identifier_rule(rule: dict) -> bool:
+    """The rule finds an identifier, not a secret: a hidden rule named for an id, a name or a host,
+    or any rule named for a client id, a public key, a recipient or a URL (the comments above)."""
     name = str(rule.get("name") or "")
-    return (
+    hidden = (
         rule.get("visible") is False
         and HIDDEN_ID_NAME.search(name) is not None
         and HIDDEN_SECRET_NAME.search(name) is None
     )
+    return hidden or ID_RULE_NAME.search(name) is not None and ID_RULE_SECRET.search(name) is None
 
 
 def load_samples(repo: Path, rules_dir: str = RULES) -> tuple[list[rc.Sample], dict[str, int]]:
@@ -191,11 +276,14 @@ def load_samples(repo: Path, rules_dir: str = RULES) -> tuple[list[rc.Sample], d
     for f in sorted(files):
         doc = yaml.safe_load(_git(repo, "show", f"HEAD:{f}")) or {}
         rules += doc.get("rules") or []
-    left = {"uncaptured": 0, "identifier_rules": 0, "negatives_other_rule": 0}
+    left = dict.fromkeys(
+        ("uncaptured", "identifier_rules", "url_parts", "references_masks", "documents_code"), 0
+    )
+    left["negatives_other_rule"] = 0
     secret_rules = []
     for rule in rules:
         cats = set(rule.get("categories") or ())
-        if "identifier" in cats and "secret" not in cats or _hidden_identifier(rule):
+        if "identifier" in cats and "secret" not in cats or _identifier_rule(rule):
             left["identifier_rules"] += 1
             continue  # the rule's own label: an id, a bucket, a public key (PII's or nobody's)
         secret_rules.append((rule, regex.compile(rule["pattern"])))
@@ -206,19 +294,29 @@ def load_samples(repo: Path, rules_dir: str = RULES) -> tuple[list[rc.Sample], d
         for n, ex in enumerate(rule.get("examples") or []):
             m = rx.search(ex)
             caps = m.groups() if m else ()
-            groups = [
-                secret_of(g)
-                for k, g in enumerate(caps, 1)
-                if g
-                and len(g) >= MIN_SECRET
-                and k not in context
-                and not CONTEXT_VALUE.fullmatch(g)
-                and not (len(caps) > 1 and KEY_NAME.fullmatch(g) and SECRET_WORD.search(g))
-            ]
-            if not groups and m and not m.groups() and len(m.group(0)) >= MIN_SECRET:
-                groups = [secret_of(m.group(0))]
+            groups, why = [], []
+            for k, g in enumerate(caps, 1):
+                if (
+                    not g
+                    or len(g) < MIN_SECRET
+                    or k in context
+                    or CONTEXT_VALUE.fullmatch(g)
+                    or len(caps) > 1
+                    and KEY_NAME.fullmatch(g)
+                    and SECRET_WORD.search(g)
+                ):
+                    continue
+                reason = not_secret(ex, *m.span(k))  # type: ignore[union-attr]
+                if reason:
+                    why.append(reason)
+                elif ARMOUR.fullmatch(g):
+                    groups.append(m.group(0))  # type: ignore[union-attr]
+                else:
+                    groups.append(secret_of(FILLER.sub("", g) if len(FILLER.sub("", g)) >= MIN_SECRET else g))
+            if not groups and not why and m and not m.groups() and len(m.group(0)) >= MIN_SECRET:
+                groups = [without_label(secret_of(m.group(0)), rid)]
             if not groups:
-                left["uncaptured"] += 1
+                left[why[0] if why else "uncaptured"] += 1
                 continue
             out.append(rc.Sample(f"{rid}:tp{n}", rid, "tp", ex, tuple(dict.fromkeys(groups))))
         for n, ex in enumerate(rule.get("negative_examples") or []):

@@ -43,3 +43,70 @@ def test_values_that_are_context_and_webhook_prefixes():
     tail = "T00000000/B00000000/Qx7vPz2Lk9Wm4Tn8Rb3Yc6Hd"
     assert recall_np.secret_of(f"https://hooks.example.com/services/{tail}") == tail
     assert recall_np.secret_of("Qx7vPz2Lk9Wm4Tn8") == "Qx7vPz2Lk9Wm4Tn8"
+
+
+def test_rules_named_for_an_identifier_are_left_out():
+    ids = ("Bitbucket Client ID", "Age Recipient (X25519 public key)", "Azure Search URL", "GitHub Client ID")
+    for name in ids:
+        assert recall_np._identifier_rule({"name": name}), name
+    secrets = (
+        "Discord Webhook URL",
+        "Credentials in a URL",
+        "Postgres URL with hardcoded password",
+        "CodeClimate Reporter ID",
+        "GitHub Personal Access Token",
+    )
+    for name in secrets:
+        assert not recall_np._identifier_rule({"name": name}), name
+    assert recall_np._identifier_rule({"name": "Auth0 Domain", "visible": False})
+
+
+def test_a_capture_opening_with_a_client_id_is_context():
+    blynk = r"(?x) oauth2/[a-z?=&]* (oa2-client-id_[a-zA-Z0-9_\-]{32}) &client_secret= ([a-zA-Z0-9_\-]{40})"
+    assert recall_np.context_groups(blynk) == {1}
+
+
+def test_references_masks_documents_and_url_parts_are_no_secret():
+    def why(example: str, capture: str) -> str:
+        i = example.index(capture)
+        return recall_np.not_secret(example, i, i + len(capture))
+
+    assert why("psexec -u User -p $Password -i", "$Password") == "references_masks"
+    assert why("PsExec.exe -u X -p %nothing% -i 2", "%nothing%") == "references_masks"
+    assert why("pwd=#{datastore['DBPASSWORD']}\"\n", "#{datastore['DBPASSWORD']}\"\n") == "references_masks"
+    assert why("user=apache password=###### dbname=x", "=######") == "references_masks"
+    doc = '{\n  "type": "service_account",\n  "client_id": "1"\n}'
+    assert why(doc, doc) == "documents_code"
+    assert why('String up = "application:" + appKey;', "application:") == "documents_code"
+    url = "https://alice99:Qx7vPz2Lk9@db7host"
+    assert why(url, "alice99") == why(url, "db7host") == "url_parts"
+    assert why(url, "Qx7vPz2Lk9") == ""
+    for value in ("Qx7vPz2Lk9Wm4Tn8", "$8$mTj4RZG8N9ZDOk$elY/asfm8kD3iDmk", "s3cr3t-P4ss%"):
+        assert why(f"password = {value}", value) == "", value
+
+
+def test_label_words_and_filler_are_not_scored():
+    assert (
+        recall_np.without_label("launchdarkly-secret-123e4567-e89b", "kingfisher.launchdarkly.1")
+        == "123e4567-e89b"
+    )
+    assert (
+        recall_np.without_label("sk_live_Qx7vPz2Lk9Wm4Tn8", "kingfisher.stripe.1")
+        == "sk_live_Qx7vPz2Lk9Wm4Tn8"
+    )
+    assert recall_np.FILLER.sub("", "Qx7vPz2Lk9Wm4Tn8.....") == "Qx7vPz2Lk9Wm4Tn8"
+    assert recall_np.FILLER.sub("", "O91u.") == "O91u."
+
+
+def test_the_word_for_the_secret_in_its_place_is_a_stand_in():
+    url = "amqp://user:password@mq.example.com/queue"
+    assert recall_np.not_secret(url, url.index("password"), url.index("@")) == "references_masks"
+    cmd = "psexec -u ADMIN -p PASSWORD cmd"
+    assert recall_np.not_secret(cmd, cmd.index("PASSWORD"), cmd.index(" cmd")) == "references_masks"
+    real = "amqp://user:passwordQ7x@mq.example.com/queue"
+    assert recall_np.not_secret(real, real.index("passwordQ7x"), real.index("@")) == ""
+    for fill in ("YOURPASSWORD", "YOUR_CLIENT_SECRET_GOES_HERE"):
+        line = f'"password": "{fill}"'
+        assert (
+            recall_np.not_secret(line, line.index(fill), line.index(fill) + len(fill)) == "references_masks"
+        )
