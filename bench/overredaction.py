@@ -825,7 +825,11 @@ _AUTH_SCHEME = re.compile(
 )
 _HEXISH = re.compile(r"^[0-9a-fA-F]{16,}$")
 _DOTTED = re.compile(r"^\d+(?:\.\d+)+$")
-_WORDY_PASSWORD = re.compile(r"^(?:[A-Za-z]+[ .!]?)+$|^[a-z]+\d{0,3}$|^[A-Za-z]+\d{1,3}[A-Za-z]*$")
+# (letter runs, one separator between: written without nested repeats, which backtrack exponentially
+# on a long run of letters that fails at its end)
+_WORDY_PASSWORD = re.compile(
+    r"^[A-Za-z]+(?:[ .!][A-Za-z]+)*[ .!]?$|^[a-z]+\d{0,3}$|^[A-Za-z]+\d{1,3}[A-Za-z]*$"
+)
 
 
 def _is_ip_glued(h: Hit) -> bool:
