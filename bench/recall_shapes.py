@@ -148,7 +148,7 @@ def load_samples(repo: Path, rules_dir: str) -> tuple[list[rc.Sample], Counter]:
         for rule in (yaml.safe_load(np_._git(repo, "show", f"HEAD:{f}")) or {}).get("rules") or []:
             cats = set(rule.get("categories") or ())
             name = str(rule.get("name") or "")
-            if "identifier" in cats and "secret" not in cats or np_._hidden_identifier(rule):
+            if "identifier" in cats and "secret" not in cats or np_._identifier_rule(rule):
                 left["identifier_rules"] += 1
                 continue
             if re.search(r"\b(?:id|url|uri|username|user|host|domain|email|public)\b", name, re.IGNORECASE):
