@@ -84,6 +84,9 @@ CASES = {
     # a weak word inside a secret's name assigned a value: the name's place reads it whole
     "assigned-name-weak-word": ("ASANA_ACCESS_TOKEN='{v}'", "1/{{digits:16}}:{{lowerhex:32}}"),
     "assigned-name-private": ('STRIPE_PRIVATE_KEY="{v}"', "{{alnum:20}}!{{alnum:20}}"),
+    # a password piped into a command that reads it from stdin
+    "piped-sudo": ("echo '{v}' | sudo -S apt-get install -y nginx", "{{alnum:14}}"),
+    "piped-password-stdin": ("echo {v} | docker login -u ci --password-stdin ghcr.io", "{{alnum:20}}"),
     "label-dotted-mixed-parts": (
         "formbucket SECRET {v}",
         "{{lower:3}}123.{{lower:3}}456.{{lower:3}}789-{{lower:3}}",
@@ -122,6 +125,8 @@ LOOK_ALIKES = [
     "fileaccess-3456cdef7890abcd1234f67e8901abcd",
     "token = self.config.api_token",
     "see Bearer https://tools.ietf.org/html/rfc6750 for the scheme",
+    "echo 'done' | sudo -S true",
+    'echo "$SUDO_PASSWORD" | sudo -S apt update',
     "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, SignedHeaders=host",
     "queue limit token: job=2434ff47a7ec9d8a attempt=2",
     "ssh key 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c",
