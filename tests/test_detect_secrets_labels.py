@@ -84,6 +84,8 @@ CASES = {
     # a weak word inside a secret's name assigned a value: the name's place reads it whole
     "assigned-name-weak-word": ("ASANA_ACCESS_TOKEN='{v}'", "1/{{digits:16}}:{{lowerhex:32}}"),
     "assigned-name-private": ('STRIPE_PRIVATE_KEY="{v}"', "{{alnum:20}}!{{alnum:20}}"),
+    # a dotted password whose parts are no names (bufferParser.readString stays code)
+    "yaml-dotted-password": ("database:\n  user: app\n  password: {v}\n", "{{alnum:10}}.{{alnum:8}}"),
     # a password piped into a command that reads it from stdin
     "piped-sudo": ("echo '{v}' | sudo -S apt-get install -y nginx", "{{alnum:14}}"),
     "piped-password-stdin": ("echo {v} | docker login -u ci --password-stdin ghcr.io", "{{alnum:20}}"),

@@ -245,8 +245,8 @@ def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> boo
         # "Incorrect", "pass-through": words where code or prose is likely; a Rust or JS field
         # (password: encryption_algorithm, PrivateKeyUsagePeriod) outside a setting is a name
         return False
-    if "." in v and filters.is_code_name(v) and (code_like or not quoted):
-        return False  # bufferParser.readString: a dotted name in code
+    if "." in v and filters.is_code_name(v) and (code_like or not quoted) and filters.is_reference(v):
+        return False  # bufferParser.readString: a dotted name in code (XuL1erlk24.HaDikeaL: no name's parts)
     if " " in v and (len(v.split()) > 3 or not quoted):
         return False  # a sentence, not a passphrase; unquoted, prose
     return len(set(v)) >= 3
