@@ -86,6 +86,9 @@ CASES = {
     "assigned-name-private": ('STRIPE_PRIVATE_KEY="{v}"', "{{alnum:20}}!{{alnum:20}}"),
     # a dotted password whose parts are no names (bufferParser.readString stays code)
     "yaml-dotted-password": ("database:\n  user: app\n  password: {v}\n", "{{alnum:10}}.{{alnum:8}}"),
+    # prose that says a value was set ("I set the token to V")
+    "prose-set-to": ("I set the token to {v} in your .env.", "{{alnum:32}}"),
+    "prose-updated-to": ("I updated the API key to {v} for you", "{{alnum:32}}"),
     # a password piped into a command that reads it from stdin
     "piped-sudo": ("echo '{v}' | sudo -S apt-get install -y nginx", "{{alnum:14}}"),
     "piped-password-stdin": ("echo {v} | docker login -u ci --password-stdin ghcr.io", "{{alnum:20}}"),
@@ -128,6 +131,9 @@ LOOK_ALIKES = [
     "token = self.config.api_token",
     "see Bearer https://tools.ietf.org/html/rfc6750 for the scheme",
     "echo 'done' | sudo -S true",
+    "# set the token to None before retrying",
+    "we set the key to 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
+    "set the auth to basic_authentication_handler",
     'echo "$SUDO_PASSWORD" | sudo -S apt update',
     "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, SignedHeaders=host",
     "queue limit token: job=2434ff47a7ec9d8a attempt=2",

@@ -456,7 +456,7 @@ _SET_VALUE = re.compile(
 )
 # Prose that hands a value over, before the secret word ("here's my", "use this", "try the new").
 _HANDED_BEFORE = re.compile(
-    r"(?i:here(?:'s|’s|s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got"
+    r"(?i:here(?:'s|’s|s|[ \t]+is|[ \t]+are)|this[ \t]+is|that's|use|using|try|with|paste|pasted|got|set|updated?"
     r"|(?:give|send|gave|sent)[ \t]+you)"
     r"[ \t]+(?:(?:my|the|our|your|this|a|an|new|that)[ \t]+)?(?:[A-Za-z][\w-]{0,20}[ \t]+){0,2}\Z"
 )
