@@ -89,6 +89,10 @@ CASES = {
     # prose that says a value was set ("I set the token to V")
     "prose-set-to": ("I set the token to {v} in your .env.", "{{alnum:32}}"),
     "prose-updated-to": ("I updated the API key to {v} for you", "{{alnum:32}}"),
+    # prose that gives a password after the word (a password: letters with a digit or a sign)
+    "prose-password-for": ("Here is the password for the staging DB: {v}", "{{alnum:9}}!{{digits:2}}"),
+    "prose-password-for-is": ("the password for admin is {v}", "{{alnum:10}}#"),
+    "prose-password-changed-to": ("The password was changed to {v} yesterday", "{{alnum:6}}!{{alnum:4}}"),
     # a password piped into a command that reads it from stdin
     "piped-sudo": ("echo '{v}' | sudo -S apt-get install -y nginx", "{{alnum:14}}"),
     "piped-password-stdin": ("echo {v} | docker login -u ci --password-stdin ghcr.io", "{{alnum:20}}"),
@@ -132,6 +136,11 @@ LOOK_ALIKES = [
     "see Bearer https://tools.ietf.org/html/rfc6750 for the scheme",
     "echo 'done' | sudo -S true",
     "# set the token to None before retrying",
+    "the password for admin is incorrect",
+    "if password is None:",
+    "for password in passwords: print(password)",
+    "the password is at least 12 chars",
+    "password for user1 is stored in vault",
     "we set the key to 3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a",
     "set the auth to basic_authentication_handler",
     'echo "$SUDO_PASSWORD" | sudo -S apt update',

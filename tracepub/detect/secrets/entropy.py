@@ -40,7 +40,7 @@ from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
-from tracepub.detect.secrets.labels import label_span
+from tracepub.detect.secrets.labels import label_span, prose_password
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
 from tracepub.detect.secrets.values import base64_block_end as _base64_block_end
@@ -332,6 +332,8 @@ class ContextEntropy(Detector):
         word where the words before it hand a value over ("here's my key 3f9a...", "use this
         token ghx..."): there a hex key is a key, not a commit."""
         m = _NEARBY.match(text, b)
+        if m is None and tier == PASSWORD and (pw := prose_password(text, b)) is not None:
+            return self._span(pw[0], pw[1], name, tier, "nearby", text)  # "the password for X is V"
         if m is None:
             return self._handed(text, a, b, name, tier) if a >= 0 else None
         value = _clean(m.group("uv"))

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.secrets import filters
-from tracepub.detect.secrets.names import _KEY_NOT, _NOT_SECRET_ANY, _TOKEN_NOT, STRONG, WEAK, words
+from tracepub.detect.secrets.names import _KEY_NOT, _NOT_SECRET_ANY, _TOKEN_NOT, PASSWORD, STRONG, WEAK, words
 from tracepub.detect.secrets.values import clean, label_value_ok, typed_token, value_ok
 
 _WORD = r"(?:secret|token|private|access|api[-_]?key|apikey|key|password|passwd)"
@@ -179,3 +179,27 @@ def _is_vendor(word: str) -> bool:
 def _one_case(word: str) -> bool:
     w = word.replace("-", "").replace("_", "")
     return w.isupper() or w.islower() or (w[:1].isupper() and w[1:].islower()) or w.lower() == "apikey"
+
+
+# Prose that gives a password, after the word: "the password for the staging DB is V", "password for
+# admin: V", "the DB password was changed to V" (a name right before ``:`` or ``=`` is the assignment's).
+_PROSE_PASSWORD = re.compile(
+    r"""(?:[ \t]{1,4}for[ \t]{1,4}[^\n.;:!?=]{1,40}?)?"""
+    r"""(?:[ \t]{0,4}:|[ \t]{1,4}(?:(?:(?:is|was)[ \t]{1,4})?(?:changed|reset|set)[ \t]{1,4}to|is|was))"""
+    r"""[ \t]{1,4}[`'"]?(?P<v>[^\s`'"]{6,64})"""
+)
+
+
+def prose_password(text: str, end: int) -> tuple[int, int] | None:
+    """The password that prose gives after a password word ending at ``end``: people choose
+    passwords, so letters with a digit or a sign, not a word (``is incorrect``, ``is None``,
+    ``for x in y:`` then code) and no reference (``values.value_ok``'s password rules)."""
+    m = _PROSE_PASSWORD.match(text, end)
+    if m is None:
+        return None
+    v = clean(m.group("v"))
+    if not any(c.isalpha() for c in v) or all(c.isalpha() for c in v):
+        return None
+    if not value_ok(v, PASSWORD, quoted=False):
+        return None
+    return m.start("v"), m.start("v") + len(v)
