@@ -184,8 +184,8 @@ def secret_of(value: str) -> str:
 # - ``documents_code``: a whole JSON document the rule captures to hold its secret (GCP's service
 #   account object: the secrets in it are other rules' examples), or a string literal that ``+``
 #   joins to a variable (``"application:" + appKey``: the secret is built from variables).
-REFERENCE = re.compile(
-    r"""[=:]?\s*(?:\$\{?[A-Za-z_]\w*\}?|\$\([^)]*\)|%[A-Za-z_]\w*%|\#\{[^}]*\}|\{\{[^}]*\}\}|([\#*xX\u2022])\1{3,})"""
+REFERENCE = re.compile(  # (quoted too: PowerShell's -Password "$password")
+    r"""[=:]?\s*["']?(?:\$\{?[A-Za-z_]\w*\}?|\$\([^)]*\)|%[A-Za-z_]\w*%|\#\{[^}]*\}|\{\{[^}]*\}\}|([\#*xX\u2022])\1{3,})"""
     r"""["'\s;,]*"""
 )
 STAND_IN = re.compile(r"(?i:pass(?:word|wd)?|your[\w-]*)")
