@@ -263,27 +263,39 @@ def _identifier_rule(rule: dict) -> bool:
     return hidden or ID_RULE_NAME.search(name) is not None and ID_RULE_SECRET.search(name) is None
 
 
+def read_rules(repo: Path, rules_dir: str = RULES) -> list[dict]:
+    """Every rule of the suite's YAML files in ``rules_dir``, as its newest commit has them."""
+    files = [
+        f for f in _git(repo, "ls-tree", "-r", "--name-only", "HEAD", rules_dir).split() if f.endswith(".yml")
+    ]
+    rules: list[dict] = []
+    for f in sorted(files):
+        doc = yaml.safe_load(_git(repo, "show", f"HEAD:{f}")) or {}
+        rules += doc.get("rules") or []
+    return rules
+
+
+def identifier_rule(rule: dict) -> bool:
+    """The rule finds an identifier, not a secret: Nosey Parker's own ``identifier`` category (without
+    ``secret``), or its name says so (``_identifier_rule``)."""
+    cats = set(rule.get("categories") or ())
+    return "identifier" in cats and "secret" not in cats or _identifier_rule(rule)
+
+
 def load_samples(repo: Path, rules_dir: str = RULES) -> tuple[list[rc.Sample], dict[str, int]]:
     """The examples of every rule as tp samples and the negative examples as fp samples, with counts
     of what was left out: examples the rule's own pattern does not capture, rules labelled
     ``identifier`` and not ``secret`` by Nosey Parker (ARNs, buckets, client ids), and negative
     examples another of its rules takes as a secret (a Slack token is a negative of the rule for
     another Slack shape: it is no look-alike)."""
-    files = [
-        f for f in _git(repo, "ls-tree", "-r", "--name-only", "HEAD", rules_dir).split() if f.endswith(".yml")
-    ]
-    rules = []
-    for f in sorted(files):
-        doc = yaml.safe_load(_git(repo, "show", f"HEAD:{f}")) or {}
-        rules += doc.get("rules") or []
+    rules = read_rules(repo, rules_dir)
     left = dict.fromkeys(
         ("uncaptured", "identifier_rules", "url_parts", "references_masks", "documents_code"), 0
     )
     left["negatives_other_rule"] = 0
     secret_rules = []
     for rule in rules:
-        cats = set(rule.get("categories") or ())
-        if "identifier" in cats and "secret" not in cats or _identifier_rule(rule):
+        if identifier_rule(rule):
             left["identifier_rules"] += 1
             continue  # the rule's own label: an id, a bucket, a public key (PII's or nobody's)
         secret_rules.append((rule, regex.compile(rule["pattern"])))

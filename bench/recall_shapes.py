@@ -10,10 +10,11 @@ other half of the question: does a *real-looking* value of each rule's shape sur
 places people and agents write secrets? For every rule of the suite (Kingfisher's or Nosey
 Parker's YAML rules, read at run time from a fetched copy of the repository, as recall_np.py
 reads them; nothing of theirs is committed) the pattern of its secret's capture group is drawn
-from with hypothesis' ``from_regex`` (derandomized: the same values every run), two values of
-16-200 printable ASCII characters with some entropy (a shape's degenerate draws, ``0000...``, and
-values holding quotes, blanks, ``<>`` or a URL, which the templates cannot hold, are skipped), and
-the values are put in the templates of ``TEMPLATES`` under the rule's vendor name (``ASANA_API_KEY=V``,
+from with hypothesis' ``from_regex`` (derandomized: the same values every run), one value per
+template, each used once (a value found once is redacted everywhere in the dataset, so a shared
+value would hide a place that misses it): 16-200 printable ASCII characters with some entropy (a
+shape's degenerate draws, ``0000...``, and values holding quotes, blanks, ``<>`` or a URL, which the
+templates cannot hold, are skipped), put in ``TEMPLATES`` under the rule's vendor name (``ASANA_API_KEY=V``,
 ``Authorization: Bearer V``, ``<apiKey>V</apiKey>``, ``gh secret set X --body V``, ``here's the asana
 key: V``...). Rules labelled identifiers (recall_np.py's rule) and rules whose capture is context
 (a user, a host) are left out; so are rules with more than one secret capture.
@@ -35,7 +36,6 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
-import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -137,35 +137,30 @@ def _capture(pattern: str) -> tuple[str, int] | None:
 
 
 def load_samples(repo: Path, rules_dir: str) -> tuple[list[rc.Sample], Counter]:
-    files = [
-        f
-        for f in np_._git(repo, "ls-tree", "-r", "--name-only", "HEAD", rules_dir).split()
-        if f.endswith(".yml")
-    ]
+    """A sample per drawn value and template, and counts of the rules left out (identifiers, as
+    recall_np.py leaves them out, rules named for one, rules whose capture gives no value)."""
     left: Counter = Counter()
     out: list[rc.Sample] = []
-    for f in sorted(files):
-        for rule in (yaml.safe_load(np_._git(repo, "show", f"HEAD:{f}")) or {}).get("rules") or []:
-            cats = set(rule.get("categories") or ())
-            name = str(rule.get("name") or "")
-            if "identifier" in cats and "secret" not in cats or np_._identifier_rule(rule):
-                left["identifier_rules"] += 1
-                continue
-            if re.search(r"\b(?:id|url|uri|username|user|host|domain|email|public)\b", name, re.IGNORECASE):
-                left["identifier_names"] += 1
-                continue
-            cap = _capture(str(rule.get("pattern") or ""))
-            values = draw(*cap) if cap is not None else []
-            if not values:
-                left["no_capture_or_draw"] += 1
-                continue
-            rid = str(rule["id"])
-            vendor = re.sub(r"[^a-z0-9]", "", rid.split(".")[1] if "." in rid else rid.lower()) or "acme"
-            for (tname, t), v in zip(
-                TEMPLATES.items(), values, strict=False
-            ):  # (fewer values: fewer templates)
-                text = t.format(V=vendor.upper(), l=vendor, C=vendor.capitalize(), v=v)
-                out.append(rc.Sample(f"{rid}:{tname}", tname, "tp", text, (v,)))
+    for rule in np_.read_rules(repo, rules_dir):
+        if np_.identifier_rule(rule):
+            left["identifier_rules"] += 1
+            continue
+        if re.search(
+            r"\b(?:id|url|uri|username|user|host|domain|email|public)\b", str(rule.get("name") or ""), re.I
+        ):
+            left["identifier_names"] += 1
+            continue
+        cap = _capture(str(rule.get("pattern") or ""))
+        values = draw(*cap) if cap is not None else []
+        if not values:
+            left["no_capture_or_draw"] += 1
+            continue
+        rid = str(rule["id"])
+        vendor = re.sub(r"[^a-z0-9]", "", rid.split(".")[1] if "." in rid else rid.lower()) or "acme"
+        # fewer values than templates: the last templates go without (a value is never shared)
+        for (tname, t), v in zip(TEMPLATES.items(), values, strict=False):
+            text = t.format(V=vendor.upper(), l=vendor, C=vendor.capitalize(), v=v)
+            out.append(rc.Sample(f"{rid}:{tname}", tname, "tp", text, (v,)))
     return out, left
 
 

@@ -103,13 +103,10 @@ def label_span(text: str, start: int, lo: int) -> tuple[int, int, str, int] | No
             return None  # ...4xJDKVtHCN2MQWpl...cKEY: inside a base64 line, not after a vendor's name
         # glued after a vendor: the label starts with a change of case (zonkaSECRET, apolloSecret)
         if not (first.isupper() and (prev.islower() or prev.isdigit())):
-            if not (
-                prev.isalpha()
-                and label.lower() == "access"
-                or strong
-                and label[:6].lower() in ("secret", "token")
-            ):
-                return None  # (speechtextaccess-<hex>: no English word ends in "access" as some end in "key")
+            # (speechtextaccess-<hex>: no English word ends in "access" as some end in "key")
+            glued_access = prev.isalpha() and label.lower() == "access"
+            if not (glued_access or strong and label[:6].lower() in ("secret", "token")):
+                return None
             if end >= n or text[end] not in "-_ \t:=":
                 return None  # (codatoken-<uuid> yes; bigtokens, nosecretary no)
     nxt = text[end] if end < n else ""

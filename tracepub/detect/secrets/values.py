@@ -141,9 +141,10 @@ _WORD_PART = re.compile(r"[A-Za-z]{3,}")
 def typed_token(v: str) -> bool:
     """A strong place's value whatever its letters (docs/design/secrets.md, "Values in a
     secret's place"): token-length (12 to 2048: a JWT or a long vendor key), token characters,
-    and not words with a number glued on (a written stand-in: ``test-api-key-12345``). Fills, runs and counts (``aaaa...``,
-    ``abcdef...123456``, ``a1b2c3...``), hex of any case or entropy, digits and UUID-shaped values
-    are all test keys of the credential's format, and a test key in a trace is still a key."""
+    and not words with a number glued on (a written stand-in: ``test-api-key-12345``). Fills,
+    runs and counts (``aaaa...``, ``abcdef...123456``, ``a1b2c3...``), hex of any case or entropy,
+    digits and UUID-shaped values are all test keys of the credential's format, and a test key in
+    a trace is still a key."""
     if len(v) < 12 or len(v) > 2048 or not _TOKEN_CHARS.fullmatch(v):
         return False
     if filters.is_filler(v) or _HEX_RUN.fullmatch(v.replace("-", "")):
@@ -334,9 +335,8 @@ def label_value_ok(value: str, strong: bool, named: bool = False, assigned: bool
         )
     dotted = value.split(".")
     if "." in value and not any(len(p) >= 16 for p in dotted) and not all(map(_mixed_part, dotted)):
-        return (
-            False  # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16; abc123.def456.ghi789 is one)
-        )
+        # forge.pkcs5.pbkdf2: a dotted name (a kubeadm token is 6.16; abc123.def456.ghi789 is one)
+        return False
     if not value_ok(value, STRONG, quoted=False):
         return False
     if filters.is_hex_digest(value) and not strong and assigned:
