@@ -41,6 +41,25 @@ def generator():
     return module
 
 
+def claude_prompts(path: Path, texts: list[str], cwd: str = "/work/app") -> None:
+    """A minimal Claude Code session at ``path``: one user message per text, in ``cwd``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [
+        json.dumps(
+            {
+                "type": "user",
+                "uuid": f"u{n}",
+                "sessionId": path.stem,
+                "cwd": cwd,
+                "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
+                "message": {"role": "user", "content": text},
+            }
+        )
+        for n, text in enumerate(texts)
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
 def redact(sources: list[Path], out: Path, **identity: str) -> RunSummary:
     """Run the pipeline in-process (one job), with ``jdoe`` as the user's own name."""
     ident = {"jdoe": "identity.username", **identity}

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from samples import claude_prompts
 
 from tracepub.detect.identity import ExactValues, HomePaths, guarded
 from tracepub.detect.places import IdentityPlaces, cued
@@ -20,22 +21,7 @@ KEY = "AAAAC3NzaC1lZDI1NTE5AAAAIHq3vX0pL8mN2bR5tW9yZ4cF6gJ1kD7sA3eQ0uV8iO2x"
 
 
 def _claude(path: Path, cwd: str, texts: list[str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lines = []
-    for n, text in enumerate(texts):
-        lines.append(
-            json.dumps(
-                {
-                    "type": "user",
-                    "uuid": f"u{n}",
-                    "sessionId": path.stem,
-                    "cwd": cwd,
-                    "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
-                    "message": {"role": "user", "content": text},
-                }
-            )
-        )
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    claude_prompts(path, texts, cwd)
 
 
 def _redact(src: Path, out: Path, identity: dict[str, str] | None = None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from samples import claude_prompts as _claude
 from samples import redact
 
 from tracepub.detect.found import propagates
@@ -13,25 +14,6 @@ from tracepub.detect.found import propagates
 # A generic-looking secret with no provider prefix: found only through its place (TOKEN=).
 SECRET = "q8ZrT2vLw9XkP4mN7bYc3HdS6fJa"
 COLLEAGUE = "okonkwo"
-
-
-def _claude(path: Path, texts: list[str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lines = []
-    for n, text in enumerate(texts):
-        lines.append(
-            json.dumps(
-                {
-                    "type": "user",
-                    "uuid": f"u{n}",
-                    "sessionId": path.stem,
-                    "cwd": "/work/app",
-                    "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
-                    "message": {"role": "user", "content": text},
-                }
-            )
-        )
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _published(out: Path) -> str:

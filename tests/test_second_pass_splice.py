@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from samples import redact
+from samples import claude_prompts, redact
 
 from tracepub.run import splice
 
@@ -17,21 +17,7 @@ PERSON = "Ingrid Bergstrom"
 
 
 def _claude(path: Path, texts: list[str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lines = [
-        json.dumps(
-            {
-                "type": "user",
-                "uuid": f"u{n}",
-                "sessionId": path.stem,
-                "cwd": "/home/jdoe/app",
-                "timestamp": f"2026-03-01T10:00:{n:02d}.000Z",
-                "message": {"role": "user", "content": text},
-            }
-        )
-        for n, text in enumerate(texts)
-    ]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    claude_prompts(path, texts, cwd="/home/jdoe/app")  # the owner's home: identity places
 
 
 def _corpus(root: Path) -> None:
