@@ -15,6 +15,7 @@ source.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -63,6 +64,17 @@ def groups(tasks: list[Task], order: list[int]) -> list[list[int]]:
     return out
 
 
+def hashed_records(reader: Any, unit: Any, problems: list) -> tuple[Any, str, Iterator[Record] | None]:
+    """A unit's records with the digest of its source taken as they are read (no second read to
+    hash it): ``(digest, "", records)``; a store, which has no such stream: ``(None, its
+    content_sha256, None)``, its records then read with ``reader.records``."""
+    digest = hashlib.sha256()
+    records = records_hashing(reader, unit, problems, digest)
+    if records is None:
+        return None, incremental.content_sha256(unit), None
+    return digest, "", records
+
+
 def read(task: Task, value_id) -> Ahead | None:
     """``task``'s unit read whole; None where reading it reported a problem or failed (the
     worker then reads it itself, so its problems come as they do, in order)."""
@@ -70,15 +82,9 @@ def read(task: Task, value_id) -> Ahead | None:
     reader = reader_for_unit(unit)
     deps = incremental.fingerprint(unit, value_id)
     problems: list = []
-    digest: Any = hashlib.sha256()
-    sha256 = ""
     try:
-        records = records_hashing(reader, unit, problems, digest)
-        if records is None:
-            digest = None
-            sha256 = incremental.content_sha256(unit)
-            records = reader.records(unit, problems)
-        got = list(records)
+        digest, sha256, records = hashed_records(reader, unit, problems)
+        got = list(records if records is not None else reader.records(unit, problems))
     except Exception:
         return None
     if problems:

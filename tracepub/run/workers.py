@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
-import hashlib
 import os
 import signal
 import sys
@@ -43,7 +42,6 @@ from tracepub.outputs import groups, report
 from tracepub.outputs.files import atomic_writer, sync_dirs
 from tracepub.outputs.writers import WRITE_BUFFER, writer_for
 from tracepub.readers import reader_for_unit
-from tracepub.readers.base import records_hashing
 from tracepub.redact.placeholders import Namer
 from tracepub.redact.redactor import Redactor
 from tracepub.run import ahead, incremental, splice
@@ -222,12 +220,7 @@ def _process_unit(task: Task, splicing: bool, read: ahead.Ahead | None) -> UnitR
     else:
         # before reading: a change meanwhile shows next run; keyed names: they are stored in review/
         res.deps = incremental.fingerprint(unit, red.namer.value_id)
-        # the source's sha256 as the reader reads it (no second read to hash it)
-        source_digest = hashlib.sha256()
-        records = records_hashing(reader, unit, res.problems, source_digest)
-        if records is None:
-            source_digest = None
-            res.sha256 = incremental.content_sha256(unit)
+        source_digest, res.sha256, records = ahead.hashed_records(reader, unit, res.problems)
     res.bytes_in = sum(max(0, d[1]) for d in res.deps)
     red.start_unit(dest, unit.harness, reader.is_prose, getattr(reader, "prose_strings", None))
     red.types.clear()
