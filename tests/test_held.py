@@ -108,12 +108,12 @@ def test_a_very_long_line(tmp_path, size):
 def test_lines_appended_while_the_run_reads_the_file(tmp_path, monkeypatch):
     """The harness writes on while tracepub reads: no line is half-written in the output, the
     half line at the end is reported, and the next run redoes the file with every line."""
-    from tracepub.run import workers
+    from tracepub.run import ahead  # where a unit's records are read while hashed (ahead.hashed_records)
 
     token = _token(6)
     src, lines = _codex_with(tmp_path, [])
     more = json.dumps({"type": "event_msg", "payload": {"message": f"later GH_TOKEN={token}"}})
-    real = workers.records_hashing
+    real = ahead.records_hashing
 
     def appending(reader, unit, problems, digest):
         records = real(reader, unit, problems, digest)
@@ -123,12 +123,12 @@ def test_lines_appended_while_the_run_reads_the_file(tmp_path, monkeypatch):
                     fh.write(more + "\n" + more[:20])  # one whole line, and the start of one
             yield rec
 
-    monkeypatch.setattr(workers, "records_hashing", appending)
+    monkeypatch.setattr(ahead, "records_hashing", appending)
     first = redact([src], tmp_path / "out")
     got = lines_of(_output(tmp_path / "out"))
     assert len(got) == len(lines) + 3 and token not in "".join(got)
     assert first.problems == [f"{src}:{len(lines) + 2}: line is not JSON; kept as plain text and scanned"]
-    monkeypatch.setattr(workers, "records_hashing", real)
+    monkeypatch.setattr(ahead, "records_hashing", real)
     with src.open("a") as fh:
         fh.write(more[20:] + "\n")  # the harness finishes its line
     second = redact([src], tmp_path / "out")
