@@ -186,6 +186,58 @@ def test_context_entropy_loop_matches_reference():
         assert ce._in_text(text) == _in_text_reference(ce, text), text
 
 
+def test_context_entropy_cheap_tests_skip_only_what_cannot_match():
+    """The character tests before ``ContextEntropy``'s costly regexes (``_operator_after`` before
+    ``_ASSIGN`` after a blank; a blank before ``_HANDED_BEFORE``; a blank, ``/`` or ``:`` and a
+    command word before ``_SET_BEFORE``) say no only where the regex cannot match."""
+    from tracepub.detect.secrets import entropy
+
+    rng = random.Random(5)
+    pieces = [
+        "token",
+        " ",
+        "\t",
+        "\t\t",
+        " " * 9,
+        "=",
+        "==",
+        ":",
+        "is",
+        "was",
+        "island",
+        "-",
+        "'",
+        '"',
+        "value=",
+        "var apiKey string",
+        "x" * 31,
+        "set",
+        "git config --global",
+        "aws configure set",
+        "npm config set //r.example.com/:",
+        "here's my",
+        "use the new",
+        "sent you",
+        "Here Is",
+        ".",
+        "\n",
+        "ſet",
+        "K",
+        "é",
+    ]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+        for b, c in enumerate(text):
+            if c in " \t" and not entropy._operator_after(text, b):
+                assert entropy._ASSIGN.match(text, b) is None, (text, b)
+        for a in range(len(text) + 1):
+            want = a > 0 and entropy._HANDED_BEFORE.search(text, max(0, a - 60), a) is not None
+            assert entropy._handed_before(text, a) == want, (text, a)
+            if entropy._SET_BEFORE.search(text, max(0, a - 80), a):
+                before = text[max(0, a - 80) : a]
+                assert before[-1] in " \t/:" and any(w in before for w in ("set", "add", "put", "config"))
+
+
 def test_one_blas_thread_before_numpy_loads(monkeypatch):
     """``cli.main`` sets ``BLAS_THREADS`` (OpenBLAS reads it when numpy loads), and importing the
     command line loads no numpy: the setting is in place in time. A value the user set stays."""

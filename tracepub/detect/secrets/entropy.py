@@ -33,7 +33,6 @@ Python run, with one anchored regex match per candidate name.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from operator import itemgetter
 
 from tracepub.detect.base import Detector, Trigger
@@ -41,7 +40,7 @@ from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
 from tracepub.detect.secrets.labels import label_span, prose_password
-from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, name_tier  # noqa: F401 (re-exported)
+from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, code_shaped, last_part_tier, name_tier
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
 from tracepub.detect.secrets.values import base64_block_end as _base64_block_end
 from tracepub.detect.secrets.values import clean as _clean
@@ -181,11 +180,11 @@ class ContextEntropy(Detector):
             if tier is None:
                 if len(tiers) >= 16384:
                     tiers.clear()
-                tier = tiers[ident] = _last_part_tier(ident.lstrip("-").strip("."))
+                tier = tiers[ident] = last_part_tier(ident.lstrip("-").strip("."))
             if tier:
                 c = text[b] if b < n else ""
                 if c and c in _ASSIGN_FIRST:
-                    span = self._assignment(text, a, b)
+                    span = self._assignment(text, a, b, tier)
                 else:  # neither _ASSIGN, _FLAG, _ELEMENT, _SET_VALUE nor _REAL_ASSIGNMENT can match here
                     span = self._nearby(text, b, ident.lstrip("-").strip("."), tier, a)
             else:
@@ -220,21 +219,22 @@ class ContextEntropy(Detector):
             return self._span(start, start + len(value), key, tier, "key", text)
         return None
 
-    def _assignment(self, text: str, a: int, b: int) -> Span | None:
+    def _assignment(self, text: str, a: int, b: int, tier: int | None = None) -> Span | None:
+        """``tier``: the name's (``last_part_tier``), when the caller knows it."""
         ident = text[a:b]
         flag = ident.startswith("-")
         name = ident.lstrip("-").strip(".")
-        tier = _last_part_tier(name)
+        tier = last_part_tier(name) if tier is None else tier
         if not tier:
             return None
-        span = self._assigned(text, a, b, name, tier, flag)
-        if span is None and b < len(text) and text[b] in "\"'>":
+        c = text[b : b + 1]
+        blank = c in (" ", "\t") and not flag  # ("token is", "API key for"): prose mostly
+        span = self._assigned(text, a, b, name, tier, flag) if not blank or _operator_after(text, b) else None
+        if span is None and c in ('"', "'", ">"):
             span = self._element(text, a, b, name, tier)
-        if span is None and b < len(text) and text[b] in _BLANKS and not flag:
+        if span is None and blank:
             span = self._set_command(text, a, b, name, tier)
-        if span is None and (
-            not _REAL_ASSIGNMENT.match(text, b) or _HANDED_BEFORE.search(text, max(0, a - 60), a)
-        ):
+        if span is None and (not _REAL_ASSIGNMENT.match(text, b) or _handed_before(text, a)):
             # prose; a rejected assignment stays rejected, unless the words before hand a value
             # over ("here's the token:" and the value on the next line)
             span = self._nearby(text, b, name, tier, a)
@@ -260,6 +260,11 @@ class ContextEntropy(Detector):
         """A command that sets a named value, the value after a blank: ``aws configure set
         aws_secret_access_key X``, ``git config --global github.token X``, ``npm config set
         //registry.example.com/:_authToken X``."""
+        before = text[max(0, a - 80) : a]  # (cheap tests first: a _SET_BEFORE match ends so, holds one)
+        if not (
+            before[-1:] in (" ", "\t", "/", ":") and any(w in before for w in ("set", "add", "put", "config"))
+        ):
+            return None
         if not _SET_BEFORE.search(text, max(0, a - 80), a):
             return None
         m = _SET_VALUE.match(text, b)
@@ -339,7 +344,7 @@ class ContextEntropy(Detector):
         value = _clean(m.group("uv"))
         gap = m.group(0)[: m.start("uv") - m.start()]
         owner = _OWNER.search(gap)
-        if owner is not None and _code_shaped(owner.group(1)) and not name_tier(owner.group(1)):
+        if owner is not None and code_shaped(owner.group(1)) and not name_tier(owner.group(1)):
             return None  # usernamePassword(credentialsId: '<uuid>'): the value is credentialsId's
         pair = _PAIR.match(value)
         if pair is not None and not name_tier(pair.group(1)):
@@ -350,11 +355,7 @@ class ContextEntropy(Detector):
         hexlike = filters.is_hex_digest(value) or filters.is_uuid(value)
         if not (filters.looks_random(value, 16) or hexlike):
             return None
-        if (
-            hexlike
-            and len(value) in (40, 64)
-            and not (a >= 0 and _HANDED_BEFORE.search(text, max(0, a - 60), a))
-        ):
+        if hexlike and len(value) in (40, 64) and not _handed_before(text, a):
             return (
                 None  # a git SHA after "key ...:" is a commit ("here's my key for staging: <hex>" is a key)
             )
@@ -362,7 +363,7 @@ class ContextEntropy(Detector):
 
     def _handed(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
         m = _HANDED_VALUE.match(text, b)
-        if m is None or not _HANDED_BEFORE.search(text, max(0, a - 60), a):
+        if m is None or not _handed_before(text, a):
             return None
         value = _clean(m.group("uv"))
         if len(value) < 16 or not value_ok(value, max(tier, STRONG), quoted=False):
@@ -386,9 +387,18 @@ class ContextEntropy(Detector):
         return Span(start, end, _type_for(name, tier), f"{self.name}:{how}", confidence, action)
 
 
-def _code_shaped(name: str) -> bool:
-    """Written as code names things (``credentialsId``, ``user_name``, ``x2``), not a word of prose."""
-    return any(c in "_." or c.isdigit() for c in name) or any(c.isupper() for c in name[1:])
+def _operator_after(text: str, b: int) -> bool:
+    """Whether ``_ASSIGN`` may match after the blank at ``b``: past the blanks, an operator's first
+    character, "is" / "was", or a word with ``=`` within 35 characters (Go's ``var k string =``)."""
+    p = b
+    while p < len(text) and text[p] in _BLANKS:
+        p += 1
+    c = text[p : p + 1]
+    return c != "" and (
+        c in ":?+.|<=!,-"
+        or text.startswith(("is", "was"), p)
+        or (c in _NAME_START and "=" in text[p + 1 : p + 36])
+    )
 
 
 def _call_opens(text: str, a: int) -> bool:
@@ -400,21 +410,6 @@ def _call_opens(text: str, a: int) -> bool:
     return i >= 0 and text[i] == "("
 
 
-def _last_part(name: str) -> str:
-    """``settings.SECRET_KEY`` -> ``SECRET_KEY``; a lone weak word keeps its parent
-    (``config.api.key`` -> ``api.key``). The dotted path before it says where, not what."""
-    parts = [p for p in name.split(".") if p]
-    if len(parts) <= 1:
-        return name
-    last = parts[-1]
-    return f"{parts[-2]}.{last}" if last.lower() in ("key", "auth", "token", "secret") else last
-
-
-@lru_cache(maxsize=8192)
-def _last_part_tier(name: str) -> int:
-    return name_tier(_last_part(name))
-
-
 # ``_ident_bounds``' forward half as a regex: at most 80 name characters after the trigger word.
 _IDENT_END = re.compile(r"[A-Za-z0-9_.\-ñ]{0,80}")
 _IDENT_TIERS: dict[str, int] = {}  # a name as found in the text -> its tier (``_assignment``'s test)
@@ -422,6 +417,7 @@ _IDENT_TIERS: dict[str, int] = {}  # a name as found in the text -> its tier (``
 # of these (a closing quote or bracket, a blank, an operator's first character, an XML tag's end).
 _ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,.|<>")
 _BLANKS = " \t"
+_NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 # Operators of code (a lower-case name there may be assigned a variable, not a value).
 # Where ``Name=value`` is a setting, not code: a pair of a connection string (``;Pwd=x;``) or
 # an INI / properties line with a capitalised name and no blanks around ``=`` (``Password=x``).
@@ -462,6 +458,13 @@ _HANDED_BEFORE = re.compile(
     r"|(?:give|send|gave|sent)[ \t]+you)"
     r"[ \t]+(?:(?:my|the|our|your|this|a|an|new|that)[ \t]+)?(?:[A-Za-z][\w-]{0,20}[ \t]+){0,2}\Z"
 )
+
+
+def _handed_before(text: str, a: int) -> bool:
+    """``_HANDED_BEFORE`` right before ``a`` (every match ends with a blank: tested first)."""
+    return a > 0 and text[a - 1] in _BLANKS and _HANDED_BEFORE.search(text, max(0, a - 60), a) is not None
+
+
 _HANDED_VALUE = re.compile(
     r"""(?:(?P<words>,?[ \t]{1,4}(?:[A-Za-z'’]{1,12}[ \t]{1,4}){1,6}?)?[ \t]{0,4}(?:[:=-][ \t]{0,4})?"""
     r"""|[ \t]{1,4}(?:[:=-][ \t]{0,4})?|[ \t]{0,4}:?[ \t]{0,4}\r?\n[ \t]{0,8})"""
@@ -496,7 +499,7 @@ def _assigned_name(text: str, start: int, end: int) -> bool:
     """The weak word is part of a secret's name right before ``=`` or ``:`` (``ASANA_ACCESS_TOKEN='1/2:x'``):
     that name's own hit reads the whole value, which a label's shorter value would cut."""
     a, b = _ident_bounds(text, start, end)
-    return _NAME_OP.match(text, b) is not None and _last_part_tier(text[a:b]) > 0
+    return _NAME_OP.match(text, b) is not None and last_part_tier(text[a:b]) > 0
 
 
 # ``=`` or ``:`` then a value's first character (not base64's padding ``==`` or a final ``=``).

@@ -193,3 +193,23 @@ def name_tier(name: str) -> int:
                 continue  # auth_flow_step, authorization_server: the name is about something else
             tier = max(tier, WEAK)
     return tier
+
+
+def code_shaped(name: str) -> bool:
+    """Written as code names things (``credentialsId``, ``user_name``, ``x2``), not a word of prose."""
+    return any(c in "_." or c.isdigit() for c in name) or any(c.isupper() for c in name[1:])
+
+
+def _last_part(name: str) -> str:
+    """``settings.SECRET_KEY`` -> ``SECRET_KEY``; a lone weak word keeps its parent
+    (``config.api.key`` -> ``api.key``). The dotted path before it says where, not what."""
+    parts = [p for p in name.split(".") if p]
+    if len(parts) <= 1:
+        return name
+    last = parts[-1]
+    return f"{parts[-2]}.{last}" if last.lower() in ("key", "auth", "token", "secret") else last
+
+
+@lru_cache(maxsize=8192)
+def last_part_tier(name: str) -> int:
+    return name_tier(_last_part(name))
