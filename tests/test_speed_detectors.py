@@ -442,7 +442,7 @@ def test_context_rules_tried_at_their_keyword_equal_window_scans():
 
 
 def test_rules_that_start_with_their_keyword_tried_at_its_hits_equal_whole_text_scans():
-    """A rule whose matches start with its keyword (``pat`` of ``pat[A-Za-z0-9]{14}``,
+    """A rule whose matches start with its keywords (``pat`` of ``pat[A-Za-z0-9]{14}``, ``ghp_|AKIA``,
     ``prefix_keyword``) is tried only at the keyword's hits in a long text with few of them: the
     same spans as its regex over the whole text (the rule with the fast path off)."""
     import dataclasses
@@ -452,7 +452,9 @@ def test_rules_that_start_with_their_keyword_tried_at_its_hits_equal_whole_text_
     from tracepub.fakes import expand
 
     rules = [r for r in load_rules() if r.prefix_keyword]
-    assert {"airtable-pat", "elevenlabs-api-key", "github-pat"} <= {r.id for r in rules}
+    assert {"airtable-pat", "elevenlabs-api-key", "github-pat", "truncated-prefixed-token", "stripe-key"} <= {
+        r.id for r in rules
+    }  # (a literal prefix, or one per branch: ``rules._prefixes``)
     fast = PatternDetector(rules)
     slow_rules = [dataclasses.replace(r) for r in rules]
     for r in slow_rules:

@@ -121,10 +121,14 @@ class Rule:
 
     @functools.cached_property
     def prefix_keyword(self) -> bool:
-        """Every match starts with one of the rule's keywords (``pat`` of ``pat[A-Za-z0-9]{14}``):
-        in text where the keyword is found at a few places, the regex is tried only there."""
-        prefix = self._width_literal[1].lower()
-        return len(prefix) >= 2 and prefix.isascii() and any(prefix.startswith(k) for k in self.keywords if k)
+        """Every match starts with one of the rule's keywords (``pat`` of ``pat[A-Za-z0-9]{14}``,
+        each of ``{L}(?:ghp_|AKIA)...``): where the keywords are found at a few places, the regex
+        is tried only there."""
+        prefixes = _prefixes(self.pattern, self.flags)
+        return bool(prefixes) and all(
+            len(p) >= 2 and p.isascii() and any(p.lower().startswith(k) for k in self.keywords if k)
+            for p in prefixes
+        )
 
 
 def _flags(names: list[str]) -> int:
@@ -268,6 +272,42 @@ def _shape(pattern: str, flags: int) -> tuple[int, str]:
         else:
             break
     return width, "".join(prefix)
+
+
+def _prefixes(pattern: str, flags: int) -> list[str]:
+    """The literal texts a match can start with, one per way (empty: not known). Zero-width
+    assertions are skipped (``{L}``): they consume nothing."""
+    if flags & re.IGNORECASE:
+        return []
+    try:
+        from re import _constants as sre  # type: ignore[attr-defined]
+
+        parsed = re._parser.parse(pattern, flags)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - an internal API: if it moves, no prefixes
+        return []
+    zero_width = (sre.ASSERT, sre.ASSERT_NOT, sre.AT)
+
+    def starts(items: list) -> tuple[list[str], bool]:  # (prefixes, whole: the items are literal)
+        out = [""]
+        for op, av in items:
+            if op in zero_width:
+                continue
+            if op is sre.LITERAL:
+                out = [s + chr(av) for s in out]
+                continue
+            if op is sre.SUBPATTERN and not av[1] & re.IGNORECASE:
+                subs = [starts(list(av[3].data))]
+            elif op is sre.BRANCH:
+                subs = [starts(list(alt.data)) for alt in av[1]]
+            else:
+                return out, False
+            out = [s + p for s in out for ps, _ in subs for p in ps]
+            if len(out) > 256 or not all(whole for _, whole in subs):
+                return out, False
+        return out, True
+
+    found = starts(list(parsed.data))[0]
+    return [] if len(found) > 256 else found
 
 
 def parse_rules(data: dict, source: str, lazy: bool = False) -> list[Rule]:
