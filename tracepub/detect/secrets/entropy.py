@@ -397,7 +397,7 @@ def _operator_after(text: str, b: int) -> bool:
     return c != "" and (
         c in ":?+.|<=!,-"
         or text.startswith(("is", "was"), p)
-        or (c in _NAME_START and "=" in text[p + 1 : p + 36])
+        or (c in _NAME_START and text.find("=", p + 1, p + 36) >= 0)
     )
 
 

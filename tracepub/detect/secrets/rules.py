@@ -14,6 +14,7 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from tracepub.detect.base import BLOCK_CONFIDENCE
 from tracepub.detect.secrets import validators
@@ -106,25 +107,25 @@ class Rule:
         return "secret" if "secret" in self.regex.groupindex else 0
 
     @functools.cached_property
-    def _width_literal(self) -> tuple[int, str]:
+    def _parsed_shape(self) -> tuple[int, str, list[str]]:
         return _shape(self.pattern, self.flags)
 
     @functools.cached_property
     def width(self) -> int:
         """Longest possible match, for windowed scanning."""
-        return self._width_literal[0]
+        return self._parsed_shape[0]
 
     @functools.cached_property
     def literal(self) -> bool:
         """Starts with a literal: one whole-text search beats windows."""
-        return len(self._width_literal[1]) >= 2
+        return len(self._parsed_shape[1]) >= 2
 
     @functools.cached_property
     def prefix_keyword(self) -> bool:
         """Every match starts with one of the rule's keywords (``pat`` of ``pat[A-Za-z0-9]{14}``,
         each of ``{L}(?:ghp_|AKIA)...``): where the keywords are found at a few places, the regex
         is tried only there."""
-        prefixes = _prefixes(self.pattern, self.flags)
+        prefixes = self._parsed_shape[2]
         return bool(prefixes) and all(
             len(p) >= 2 and p.isascii() and any(p.lower().startswith(k) for k in self.keywords if k)
             for p in prefixes
@@ -245,21 +246,21 @@ def _top_level_plain(name: str) -> bool:
     return True
 
 
-def _shape(pattern: str, flags: int) -> tuple[int, str]:
+def _shape(pattern: str, flags: int) -> tuple[int, str, list[str]]:
     """(longest match the regex can make, or ``UNBOUNDED``; the case-sensitive literal it
-    starts with, what ``re`` can search fast), from one parse of the pattern."""
+    starts with, what ``re`` can search fast; ``_prefixes``), from one parse of the pattern."""
     try:
         from re import _constants as sre  # type: ignore[attr-defined]
 
         parsed = re._parser.parse(pattern, flags)  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - an internal API: if it moves, scan whole texts
-        return UNBOUNDED, ""
+        return UNBOUNDED, "", []
     try:
         width = min(int(parsed.getwidth()[1]), UNBOUNDED)
     except Exception:  # noqa: BLE001
         width = UNBOUNDED
     if flags & re.IGNORECASE:
-        return width, ""
+        return width, "", []
     items = list(parsed.data)
     prefix: list[str] = []
     while items:
@@ -271,20 +272,13 @@ def _shape(pattern: str, flags: int) -> tuple[int, str]:
             items = list(av[3].data) + items[1:]
         else:
             break
-    return width, "".join(prefix)
+    return width, "".join(prefix), _prefixes(list(parsed.data), sre)
 
 
-def _prefixes(pattern: str, flags: int) -> list[str]:
-    """The literal texts a match can start with, one per way (empty: not known). Zero-width
-    assertions are skipped (``{L}``): they consume nothing."""
-    if flags & re.IGNORECASE:
-        return []
-    try:
-        from re import _constants as sre  # type: ignore[attr-defined]
-
-        parsed = re._parser.parse(pattern, flags)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - an internal API: if it moves, no prefixes
-        return []
+def _prefixes(items: list, sre: Any) -> list[str]:
+    """The literal texts a match of these parsed items (a case-sensitive pattern's) can start
+    with, one per way (empty: not known). Zero-width assertions are skipped (``{L}``): they
+    consume nothing."""
     zero_width = (sre.ASSERT, sre.ASSERT_NOT, sre.AT)
 
     def starts(items: list) -> tuple[list[str], bool]:  # (prefixes, whole: the items are literal)
@@ -306,7 +300,7 @@ def _prefixes(pattern: str, flags: int) -> list[str]:
                 return out, False
         return out, True
 
-    found = starts(list(parsed.data))[0]
+    found = starts(items)[0]
     return [] if len(found) > 256 else found
 
 
