@@ -25,7 +25,10 @@ small regex run. Rules that start with a literal (``ghp_``, ``sk-ant-``) are ins
 over the whole text in one call: ``re`` finds a literal prefix with a fast substring search, so
 that is cheaper than many small windows. (The loader moves ``{L}`` behind the literal prefix so
 that most prefix rules qualify.) Unbounded rules (PEM blocks) also scan the whole text, and
-only when their keyword occurs.
+only when their keyword occurs. A rule whose every match starts with one of its keywords (one
+literal prefix, or one per branch: ``{L}(?:ghp_|AKIA|...)``, ``Rule.prefix_keyword``) is tried
+only at those keywords' hits where they are few, or where its regex starts with no literal
+(such a regex is searched at ~40 MB/s, trying its look-behind at every position).
 """
 
 from __future__ import annotations
