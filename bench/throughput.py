@@ -6,6 +6,7 @@
     python bench/throughput.py --size 300MB --single-file   # one huge session file
     python bench/throughput.py --size 100MB --scaling       # also 2x the data: time ratio
     python bench/throughput.py --size 200MB --scaling --repeat 5   # the median of 5 runs
+    python bench/throughput.py --size 50MB --repeat 5 --against ../old/src   # beside another checkout
 
 Generates (or reuses, cached under ``bench/.cache/``) a realistic corpus of the given size, runs
 ``tracepub redact`` on it as a subprocess with default settings (``--jobs`` only if given),
@@ -46,6 +47,7 @@ import random
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -247,22 +249,25 @@ def measured(
     return wall, largest if largest > before * 1024 else sampler.largest, tree, out, cpu
 
 
-def child_env(extra: dict[str, str]) -> dict[str, str]:
+def child_env(extra: dict[str, str], package: str = str(PKG_ROOT)) -> dict[str, str]:
+    """``package``: the PYTHONPATH entries that hold the tracepub to run (``--against``)."""
     env = {
         k: v for k, v in os.environ.items() if not re.search(r"(?i)token|secret|passw|api_?key|credential", k)
     }
     env.update(extra)
-    env["PYTHONPATH"] = str(PKG_ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = package + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.pop("CLAUDE_CONFIG_DIR", None)
     return env
 
 
-def run_tracepub(folder: Path, env: dict[str, str], jobs: int | None, out: Path) -> dict:
+def run_tracepub(
+    folder: Path, env: dict[str, str], jobs: int | None, out: Path, package: str = str(PKG_ROOT)
+) -> dict:
     shutil.rmtree(out, ignore_errors=True)
     cmd = [sys.executable, "-m", "tracepub.cli", "redact", str(folder), "--out", str(out), "--json"]
     if jobs:
         cmd += ["--jobs", str(jobs)]
-    wall, largest, tree, stdout, cpu = measured(cmd, child_env(env))
+    wall, largest, tree, stdout, cpu = measured(cmd, child_env(env, package))
     summary = json.loads(stdout)
     return {
         "bytes": summary["bytes_in"],
@@ -275,6 +280,19 @@ def run_tracepub(folder: Path, env: dict[str, str], jobs: int | None, out: Path)
         "records": summary.get("records", 0),
         "findings": sum(summary["findings"].values()),
         "perf": summary.get("perf", {}),
+    }
+
+
+def against(package: str, theirs: list[dict], ours: list[dict]) -> dict:
+    """Another checkout's runs beside this one's, round by round (``--against``): the medians of
+    CPU seconds and of the per-round ratio (ours / theirs), which a drifting machine moves less."""
+    ratios = [o["cpu_seconds"] / max(t["cpu_seconds"], 1e-9) for o, t in zip(ours, theirs, strict=True)]
+    return {
+        "package": package,
+        "cpu_seconds": statistics.median(t["cpu_seconds"] for t in theirs),
+        "runs_cpu_seconds": [round(t["cpu_seconds"], 2) for t in theirs],
+        "cpu_ratio": statistics.median(ratios),
+        "cpu_ratios": [round(x, 3) for x in ratios],
     }
 
 
@@ -412,6 +430,15 @@ def main(argv: list[str] | None = None) -> int:
         help="run tracepub this many times (with --scaling: 1x and 2x alternately) and report the "
         "median run, with every run's time (a shared machine's speed varies by +-10%%)",
     )
+    ap.add_argument(
+        "--against",
+        action="append",
+        default=[],
+        metavar="PYTHONPATH",
+        help="also run the tracepub of another checkout (its package folder, with any extra entries "
+        "after the path separator), alternately with this one on the same corpus; prints its median "
+        "CPU seconds and the median per-round ratio. Repeatable",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep the output folder (under bench/.cache/)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -423,7 +450,8 @@ def main(argv: list[str] | None = None) -> int:
 
     # The package's bytecode first, as an install compiles it: with PYTHONDONTWRITEBYTECODE set (as on
     # some CI machines) every timed run would otherwise compile tracepub's sources again (~0.3 s CPU).
-    compileall.compile_dir(PKG_ROOT / "tracepub", quiet=1)
+    for package in [str(PKG_ROOT), *args.against]:
+        compileall.compile_dir(Path(package.split(os.pathsep)[0]) / "tracepub", quiet=1)
     if args.single_file and (args.headline or args.corpus == "mix"):
         ap.error("--single-file makes one Claude Code file: it goes with --corpus builtin, not the mix")
     kinds = ["mix", "builtin"] if args.headline else [args.corpus]
@@ -458,9 +486,12 @@ def measure(kinds: list[str], args: argparse.Namespace, command: str) -> list[di
     load = os.getloadavg()[0]
     runs: dict[str, list[dict]] = {k: [] for k in kinds}
     runs2: dict[str, list[dict]] = {k: [] for k in kinds}
+    theirs: dict[tuple[str, str], list[dict]] = {(k, p): [] for k in kinds for p in args.against}
     try:
         for _ in range(max(1, args.repeat)):
             for k in kinds:
+                for package in args.against:
+                    theirs[k, package].append(run_tracepub(*setups[k], args.jobs, out, package))
                 runs[k].append(run_tracepub(*setups[k], args.jobs, out))
                 if k in setups2:
                     runs2[k].append(run_tracepub(*setups2[k], args.jobs, out))
@@ -476,6 +507,8 @@ def measure(kinds: list[str], args: argparse.Namespace, command: str) -> list[di
                 "load": load,
                 "tracepub": tp,
             }
+            if args.against:
+                report["against"] = [against(p, theirs[k, p], runs[k]) for p in args.against]
             if k == "mix":
                 import corpus_mix
 
@@ -532,6 +565,14 @@ def print_report(r: dict) -> None:
             f"            lines skipped unwalked {perf.get('lines_skipped', 0) / lines:.1%}; strings answered "
             f"from cache {perf.get('cache_hits', 0) / max(strings, 1):.1%}; redaction {perf.get('redact_ms', 0) / 1000:.1f} s, "
             f"then findings/report/manifest {perf.get('assemble_ms', 0) / 1000:.1f} s"
+        )
+    for a in r.get("against", []):
+        print(
+            f"against     {a['package']}: CPU {a['cpu_seconds']:.1f} s (median; runs "
+            + ", ".join(f"{x:.1f}" for x in a["runs_cpu_seconds"])
+            + f"); this checkout's CPU / its, per round: median {a['cpu_ratio']:.2f} ("
+            + ", ".join(f"{x:.2f}" for x in a["cpu_ratios"])
+            + ")"
         )
     if "scaling" in r:
         s, t2 = r["scaling"], r["tracepub_2x"]

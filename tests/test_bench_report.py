@@ -44,3 +44,21 @@ def test_report_prints_every_run(capsys) -> None:
     assert "median of 3 runs: 10.0, 12.5, 8.0 s (16.0 to 25.0 MB/s)" in out
     assert "200.0 MB in 10.0 s = 20.0 MB/s" in out
     assert "CPU 20.0 s" in out
+
+
+def test_against_compares_round_by_round_and_prints_it(capsys) -> None:
+    """``--against``: another checkout's median CPU, and the median of the per-round ratios (not
+    the ratio of medians: a round's two runs share the machine's speed of that minute)."""
+    ours = [_run(10.0), _run(20.0), _run(11.0)]  # CPU 20, 40, 22
+    theirs = [_run(8.0), _run(10.0), _run(10.0)]  # CPU 16, 20, 20
+    a = throughput.against("/old/src", theirs, ours)
+    assert a["cpu_seconds"] == 20.0
+    assert a["cpu_ratios"] == [1.25, 2.0, 1.1]
+    assert a["cpu_ratio"] == 1.25
+    tp = throughput.median_run(ours)
+    throughput.print_report(
+        {"tracepub": tp, "single_file": False, "corpus": "builtin", "cores": 2, "jobs": 2, "against": [a]}
+    )
+    out = capsys.readouterr().out
+    assert "against     /old/src: CPU 20.0 s (median; runs 16.0, 20.0, 20.0)" in out
+    assert "per round: median 1.25 (1.25, 2.00, 1.10)" in out
