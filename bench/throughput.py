@@ -264,7 +264,9 @@ def run_tracepub(
     folder: Path, env: dict[str, str], jobs: int | None, out: Path, package: str = str(PKG_ROOT)
 ) -> dict:
     shutil.rmtree(out, ignore_errors=True)
-    cmd = [sys.executable, "-m", "tracepub.cli", "redact", str(folder), "--out", str(out), "--json"]
+    # -P: ``-m`` would put the current folder first on sys.path, and run the tracepub found there
+    # (this checkout, when run from its root) in place of the one ``package`` names.
+    cmd = [sys.executable, "-P", "-m", "tracepub.cli", "redact", str(folder), "--out", str(out), "--json"]
     if jobs:
         cmd += ["--jobs", str(jobs)]
     wall, largest, tree, stdout, cpu = measured(cmd, child_env(env, package))

@@ -62,3 +62,17 @@ def test_against_compares_round_by_round_and_prints_it(capsys) -> None:
     out = capsys.readouterr().out
     assert "against     /old/src: CPU 20.0 s (median; runs 16.0, 20.0, 20.0)" in out
     assert "per round: median 1.25 (1.25, 2.00, 1.10)" in out
+
+
+def test_a_run_uses_the_package_it_names_not_the_current_folder(tmp_path, monkeypatch) -> None:
+    """``--against`` run from a checkout's root must still run the other checkout's tracepub."""
+    for where, count in (("here", 1), ("other", 2)):
+        pkg = tmp_path / where / "tracepub"
+        pkg.mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "cli.py").write_text(
+            f'print(\'{{"bytes_in": 1, "files": 1, "findings": {{"x": {count}}}}}\')\n'
+        )
+    monkeypatch.chdir(tmp_path / "here")
+    got = throughput.run_tracepub(tmp_path, {}, None, tmp_path / "out", package=str(tmp_path / "other"))
+    assert got["findings"] == 2
