@@ -81,3 +81,26 @@ def test_propagation_guard():
     assert not propagates("mark", "pii.person")
     assert not propagates("jdoe", "identity.username", "identity")  # the user's own values are exact already
     assert propagates("jo-laptop", "identity.hostname", "identity-places")  # learned: carried
+
+
+def test_copies_are_the_occurrences_no_span_covers():
+    """``copies`` on a text with many spans: exactly the occurrences outside every span (the
+    overlap test is a bisection; it must say what the scan over every span said)."""
+    import random
+
+    from tracepub.detect.found import _Taken, copies
+    from tracepub.model import Span
+
+    text = " ".join(f"{SECRET}" if i % 3 else f"x{SECRET}y" for i in range(40))
+    at = [i for i in range(len(text)) if text.startswith(SECRET, i)]
+    spans = [Span(i, i + len(SECRET), "secret.token", "entropy:assign", 0.8, "redact") for i in at[::2]]
+    got = sorted((s.start, s.end) for s in copies(text, spans))
+    assert got == [(i, i + len(SECRET)) for i in at[1::2]]
+
+    rng = random.Random(5)
+    for _ in range(300):
+        ranges = [(a, a + rng.randint(0, 9)) for a in (rng.randint(0, 60) for _ in range(rng.randint(0, 8)))]
+        taken = _Taken([Span(a, b, "secret.token", "x", 0.8, "redact") for a, b in ranges])
+        for a in range(0, 70, 3):
+            b = a + rng.randint(1, 6)
+            assert taken.overlaps(a, b) == any(x < b and a < y for x, y in ranges)

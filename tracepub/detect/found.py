@@ -29,7 +29,9 @@ reads again, but sends none back by itself: traces full of sign-offs would be re
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -167,22 +169,39 @@ def copies(text: str, spans: list[Span]) -> list[Span]:
             values[value] = s
     if not values:
         return []
-    taken = sorted((s.start, s.end) for s in spans)
+    taken = _Taken(spans)
     low = text.lower()
     if len(low) != len(text):
         low = text  # a case fold that changes length: exact matches only
-    view = escaped_view(text)
+    view = ""  # the escaped view, made when an occurrence is not a span already
     out: list[Span] = []
     for value, s in values.items():
         needle = value.lower() if low is not text else value
-        kind = _kind(value, s.type)
+        kind = None
         i = low.find(needle)
         while i >= 0:
             j = i + len(needle)
-            if accept(text, view, i, j, kind) and not _overlaps(taken, i, j):
-                out.append(Span(i, j, s.type, s.detector, s.confidence, s.action))
+            if not taken.overlaps(i, j):
+                if kind is None:
+                    kind, view = _kind(value, s.type), view or escaped_view(text)
+                if accept(text, view, i, j, kind):
+                    out.append(Span(i, j, s.type, s.detector, s.confidence, s.action))
             i = low.find(needle, i + 1)
     return out
+
+
+class _Taken:
+    """The spans already there, asked whether one overlaps ``[a, b)`` in a bisection: a text
+    with thousands of spans (``ls -l`` output) and as many copies of their value was quadratic."""
+
+    def __init__(self, spans: list[Span]):
+        taken = sorted((s.start, s.end) for s in spans)
+        self._starts = [a for a, _ in taken]
+        self._reach = list(itertools.accumulate((b for _, b in taken), max))  # the furthest end so far
+
+    def overlaps(self, a: int, b: int) -> bool:
+        i = bisect.bisect_left(self._starts, b)  # the spans starting before b
+        return i > 0 and self._reach[i - 1] > a
 
 
 def _kind(value: str, type_: str) -> tuple[str, int, bool, bool, bool]:
@@ -195,10 +214,6 @@ def _kind(value: str, type_: str) -> tuple[str, int, bool, bool, bool]:
         type_ in USERISH,
         set(low) <= frozenset("abcdef"),
     )
-
-
-def _overlaps(taken: list[tuple[int, int]], a: int, b: int) -> bool:
-    return any(x < b and a < y for x, y in taken)
 
 
 def merge(parts: Iterable[Found]) -> Found:
