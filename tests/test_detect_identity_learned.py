@@ -368,3 +368,24 @@ def test_a_first_name_alone_is_written_as_a_name_and_not_someone_elses():
         ev.scan("(Thanks, Julien Schueller)", leaf) == [] and ev.scan("Thanks, Julien A. Booth", leaf) == []
     )
     assert ev.scan("HELLO JULIEN", leaf) == []
+
+
+def test_identity_places_on_lines_find_what_each_line_alone_finds():
+    """``scan_windows`` (the engine's hit lines) gives each line's ``scan``, placed in the string."""
+    lines = [
+        "bo@bo-desktop:~/work/orders$ make seed",
+        "nothing here: mark the test as done",
+        "uid=1003(james) gid=1003(james) groups=1003(james),999(docker)",
+        "-rw-r--r--  1 bo bo 18231 Mar  2 16:03 orders.csv",
+        "laurabi+  20311  0.4  2.2 289436 180112 ?  S  08:02   1:12 gunicorn",
+        "Linux bo-desktop 6.5.0-41-generic #41~22.04.2-Ubuntu SMP x86_64 GNU/Linux",
+    ]
+    text = "\n".join(lines)
+    starts = [text.index(line) for line in lines]
+    windows = [(a, a + len(line)) for a, line in zip(starts, lines, strict=True)]
+    places = IdentityPlaces({"bo": "identity.username"})
+    leaf = Leaf("x")
+    alone = [(s.start + a, s.end + a, s.type) for a, b in windows for s in places.scan(text[a:b], leaf)]
+    got = [(s.start, s.end, s.type) for s in places.scan_windows(text, windows, leaf)]
+    assert got == alone and len(got) == 9
+    assert [text[a:b] for a, b, _ in got[-2:]] == ["laurabi", "bo-desktop"]

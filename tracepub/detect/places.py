@@ -315,6 +315,7 @@ _TRIGGER_LITERALS = (
 )
 
 
+@functools.lru_cache(maxsize=65536)  # (asked for each line of ``ls -l`` or ``ps`` output)
 def account(name: str) -> bool:
     """An account name that can be a person's: not a system or generic account, not a number."""
     low = name.lower().rstrip("+")
@@ -363,8 +364,17 @@ class IdentityPlaces(Detector):
         return "pii.hostname"
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
+        return self._find(text, _PLACES, 0)
+
+    def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
+        """``scan`` of each line the engine gives, the places whose words the string lacks left out."""
+        places = [p for p in _PLACES if any(w in text for w in p[1])]
+        return [s for a, b in windows for s in self._find(text[a:b], places, a)]
+
+    def _find(self, text: str, places: list[tuple[re.Pattern, tuple[str, ...]]], at: int) -> list[Span]:
+        """The places' names in ``text``, as spans ``at`` characters on."""
         out: list[Span] = []
-        for rx, needs in _PLACES:
+        for rx, needs in places:
             if not any(w in text for w in needs):
                 continue
             for m in rx.finditer(text):
@@ -375,27 +385,22 @@ class IdentityPlaces(Detector):
                     a, b = m.span("u")
                     if user.endswith("+"):  # ps cuts long names: the part shown is the name's start
                         b -= 1
-                    out.append(Span(a, b, self.user_type(user), self.name, self.CONFIDENCE))
-                group = groups.get("g")
-                if (
-                    user is not None and user_ok and group is not None and group.lower() == user.lower()
-                ):  # a personal group
-                    out.append(Span(*m.span("g"), self.user_type(group), self.name, self.CONFIDENCE))
+                    out.append(Span(a + at, b + at, self.user_type(user), self.name, self.CONFIDENCE))
+                group = groups.get("g")  # a personal group: named as its user
+                if user is not None and user_ok and group is not None and group.lower() == user.lower():
+                    a, b = m.span("g")
+                    out.append(Span(a + at, b + at, self.user_type(group), self.name, self.CONFIDENCE))
                 host = groups.get("h")
                 if host is not None and host_name(host) and ("u" not in groups or user_ok or "." not in host):
-                    out.append(Span(*m.span("h"), self.host_type(host), self.name, self.CONFIDENCE))
+                    a, b = m.span("h")
+                    out.append(Span(a + at, b + at, self.host_type(host), self.name, self.CONFIDENCE))
         if "uid=" in text:
-            out += self._id_groups(text, out)
-        return out
-
-    def _id_groups(self, text: str, spans: list[Span]) -> list[Span]:
-        """``groups=1000(u),27(sudo)``: the entries named after an account ``uid=`` gave."""
-        names = {text[s.start : s.end].lower(): s.type for s in spans}
-        out = []
-        for m in _GROUP_ENTRY.finditer(text):
-            t = names.get(m.group(1).lower())
-            if t is not None:
-                out.append(Span(*m.span(1), t, self.name, self.CONFIDENCE))
+            # ``groups=1000(u),27(sudo)``: the entries named after an account ``uid=`` gave
+            names = {text[s.start - at : s.end - at].lower(): s.type for s in out}
+            for m in _GROUP_ENTRY.finditer(text):
+                t = names.get(m.group(1).lower())
+                if t is not None:
+                    out.append(Span(m.start(1) + at, m.end(1) + at, t, self.name, self.CONFIDENCE))
         return out
 
 
