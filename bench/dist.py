@@ -49,7 +49,9 @@ def run_one(folder: Path, env: dict[str, str], args: list[str], out: Path) -> di
     shutil.rmtree(out, ignore_errors=True)
     (out / "review").mkdir(parents=True)
     (out / "review" / "placeholder.key").write_text(KEY + "\n")
-    cmd = [sys.executable, "-m", "tracepub.cli", "redact", str(folder), "--out", str(out), "--json", *args]
+    # -P: this checkout's tracepub (PYTHONPATH), not one in the current folder
+    cmd = [sys.executable, "-P", "-m", "tracepub.cli", "redact", str(folder), "--out", str(out), "--json"]
+    cmd += args
     child = throughput.child_env(env)
     child["PYTHONPATH"] = str(PACKAGE)
     wall, _largest, _tree, stdout, cpu = throughput.measured(cmd, child)
