@@ -58,13 +58,13 @@ Trail = dict[int, TrailEntry]
 _OWN_PEOPLE = {"identity.name": "pii.person", "identity.email": "pii.email"}
 
 
-def _absorbed(s: Span, where: str, found: list[dict]) -> bool:
+def _absorbed(s: Span, found: list[dict]) -> bool:
     """Whether ``resolve`` leaves the first-pass finding that covers span ``s`` as it was: it
-    lies inside one finding of the string at ``where``, redacted, whose kind ranks above it
-    (``resolve._merge`` picks by rank first; the stretch stays the finding's)."""
+    lies inside one finding of its string (``found``: that string's findings), redacted, whose
+    kind ranks above it (``resolve._merge`` picks by rank first; the stretch stays the finding's)."""
     rank = priority(s.type)
     for f in found:
-        if f["path"] == where and f["start"] <= s.start and s.end <= f["end"]:
+        if f["start"] <= s.start and s.end <= f["end"]:
             type_ = f["type"] if f["detector"] == EXACT else _OWN_PEOPLE.get(f["type"], f["type"])
             return f["action"] == REDACTED and priority(type_) > rank
     return False
@@ -238,7 +238,7 @@ class Splice:
         "jdoe" around a found "jdo"), changes nothing: ``resolve`` keeps the finding as it was."""
         detector, leaf, memo = self.words.detector, Leaf("", ()), self._memo
         auto = self.words.auto
-        found: list[dict] | None = None
+        found: dict[str, list[dict]] | None = None
 
         def visit(text: str, path: tuple, key: str | None) -> str:
             nonlocal found
@@ -253,10 +253,13 @@ class Splice:
                     memo.clear()
                 memo[text] = spans
             if spans:
-                if found is None:
-                    found = [orjson.loads(b) for b in self._findings(rec.index)]
-                where = format_path(path)
-                if not all(_absorbed(s, where, found) for s in spans):
+                if found is None:  # the record's findings by string (a record holds thousands)
+                    found = {}
+                    for line in self._findings(rec.index):
+                        f = orjson.loads(line)
+                        found.setdefault(f["path"], []).append(f)
+                here = found.get(format_path(path), [])
+                if not all(_absorbed(s, here) for s in spans):
                     raise _Changes
             return text
 
