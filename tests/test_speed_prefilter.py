@@ -945,3 +945,21 @@ def test_keyword_indexes_routed_in_one_pass_read_their_own_hits():
     for ix in indexes:
         assert ix.find_text("a4t jdoe") == _find_text_alone(ix, "a4t jdoe")
     assert all(not any(ix.keywords[j] == "a3t" for j, _, _ in ix.find_text("a4t jdoe")) for ix in digit)
+
+
+def test_values_whose_digits_fold_alike_are_routed_by_their_own_text():
+    """Hundreds of values with digits in the same places fold to one prefilter word
+    ("dev000@example-corp.io"): each hit goes to the value it spells, as reading the hits alone
+    does, and to no other (the router looks the text up, it does not try every value)."""
+    from tracepub.detect.identity import ExactValues
+
+    values = {f"dev{i}@example-corp.io": "identity.email" for i in range(100, 400)}
+    eng = Engine(DetectConfig(identity=values, ner=False), line_literals=blobs.LINE_LITERALS)
+    exact = next(d for d in eng.detectors if isinstance(d, ExactValues))
+    ix = exact._index
+    assert ix is not None and ix._shared is not None
+    text = "mail dev123@example-corp.io, dev450@example-corp.io and DEV399@example-corp.io"
+    eng.prefilter.plan(text, False)
+    found = ix.find_text(text)
+    assert found == _find_text_alone(ix, text)
+    assert sorted(ix.keywords[j] for j, _, _ in found) == ["dev123@example-corp.io", "dev399@example-corp.io"]

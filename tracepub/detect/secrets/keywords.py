@@ -31,8 +31,11 @@ class _Router:
     own was most of ``find_text``: ~600k hits read per 30 MB for ~140k kept)."""
 
     def __init__(self) -> None:
-        # prefilter word index -> ((slot, keyword index, keyword, has a digit), ...)
-        self.table: dict[int, tuple[tuple[int, int, str, bool], ...]] = {}
+        # prefilter word index -> ((slot, keyword index), ...) for keywords without a digit (the
+        # word is the keyword); for keywords with one, by the keyword: a word such as "dev000@x.io"
+        # stands for every keyword with its digits in those places, hundreds of found values
+        self.plain: dict[int, tuple[tuple[int, int], ...]] = {}
+        self.digits: dict[int, dict[str, tuple[tuple[int, int], ...]]] = {}
         self.slots = 0
         self.text: str | None = None  # the text and hits list ``out`` was made from
         self.hits: list | None = None
@@ -42,7 +45,12 @@ class _Router:
         slot = self.slots
         self.slots += 1
         for k, entries in table.items():
-            self.table[k] = self.table.get(k, ()) + tuple((slot, j, kw, digit) for j, kw, digit in entries)
+            for j, kw, digit in entries:
+                if digit:
+                    by_kw = self.digits.setdefault(k, {})
+                    by_kw[kw] = by_kw.get(kw, ()) + ((slot, j),)
+                else:
+                    self.plain[k] = self.plain.get(k, ()) + ((slot, j),)
         self.text = self.hits = None
         return slot
 
@@ -51,13 +59,18 @@ class _Router:
         if self.text is text and self.hits is hits:
             return self.out
         out: list[list[tuple[int, int, int]]] = [[] for _ in range(self.slots)]
-        table = self.table
+        plain, digits = self.plain, self.digits
         for k, a, b in hits:
-            entries = table.get(k)
-            if entries is not None:
-                for slot, j, kw, digit in entries:
-                    if not digit or text[a:b].lower() == kw:
-                        out[slot].append((j, a, b))
+            entries = plain.get(k)
+            if entries is None:
+                by_kw = digits.get(k)
+                if by_kw is None:
+                    continue
+                entries = by_kw.get(text[a:b].lower())
+                if entries is None:
+                    continue
+            for slot, j in entries:
+                out[slot].append((j, a, b))
         self.text, self.hits, self.out = text, hits, out  # (holds the text: no reuse of its id)
         return out
 
