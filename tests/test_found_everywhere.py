@@ -104,3 +104,18 @@ def test_copies_are_the_occurrences_no_span_covers():
         for a in range(0, 70, 3):
             b = a + rng.randint(1, 6)
             assert taken.overlaps(a, b) == any(x < b and a < y for x, y in ranges)
+
+
+def test_many_values_are_found_as_a_few_are():
+    """``copies``' search for many values at once (one automaton pass) finds each value where
+    ``str.find`` finds it, overlapping occurrences included, also beyond ASCII and with a lone
+    surrogate (searched value by value there)."""
+    from tracepub.detect.found import _FEW_NEEDLES, _starts
+
+    needles = [f"dev{i}@x.io" for i in range(40)] + ["aa", "éa", "zz"]
+    assert len(needles) > _FEW_NEEDLES
+    for low in ("dev1@x.io dev12@x.io aaa ééa dev39@x.io", "x\ud800 aaaa dev3@x.io"):
+        many = _starts(low, needles)
+        few = {n: _starts(low, [n])[n] for n in needles}
+        assert many == few
+    assert _starts("aaaa", needles)["aa"] == [0, 1, 2]
