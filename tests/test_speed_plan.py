@@ -310,8 +310,9 @@ def test_people_searched_as_bytes_in_ascii_text_as_in_str():
     """Remembered people are looked for in an ASCII text by bytes automata (``_people_automaton``
     with ``on_bytes``): the same matches in the same order as the str automata, and the engine
     finds the same people as the word-by-word search (its fallback)."""
-    from tracepub.detect.engine import Engine, _occurrences, _people_automaton
+    from tracepub.detect.engine import Engine, _people_automaton
     from tracepub.detect.registry import DetectConfig
+    from tracepub.detect.text import occurrences
 
     rng = random.Random(23)
     engine = Engine(DetectConfig(), detectors=[])
@@ -353,7 +354,7 @@ def test_people_searched_as_bytes_in_ascii_text_as_in_str():
             want = {
                 (i, i + len(w))
                 for w in words
-                for i in _occurrences(text, w)
+                for i in occurrences(text, w)
                 if (i == 0 or not text[i - 1].isalnum())
                 and (i + len(w) == len(text) or not text[i + len(w)].isalnum())
             }

@@ -144,8 +144,9 @@ def test_people_looked_for_in_utf8_as_word_by_word():
     same offsets as the word-by-word search, on random texts."""
     import random
 
-    from tracepub.detect.engine import Engine, _occurrences
+    from tracepub.detect.engine import Engine
     from tracepub.detect.registry import DetectConfig
+    from tracepub.detect.text import occurrences
 
     rng = random.Random(29)
     engine = Engine(DetectConfig(), detectors=[])
@@ -177,7 +178,7 @@ def test_people_looked_for_in_utf8_as_word_by_word():
             want = {
                 (i, i + len(w))
                 for w in words
-                for i in _occurrences(text, w)
+                for i in occurrences(text, w)
                 if (i == 0 or not text[i - 1].isalnum())
                 and (i + len(w) == len(text) or not text[i + len(w)].isalnum())
             }

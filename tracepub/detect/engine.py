@@ -18,7 +18,7 @@ from tracepub.detect.found import copies
 from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.prefilter import Plan
 from tracepub.detect.registry import DetectConfig, build_detectors
-from tracepub.detect.text import escaped_view
+from tracepub.detect.text import escaped_view, occurrences
 from tracepub.model import REDACTED, Leaf, Span
 from tracepub.redact.resolve import resolve
 
@@ -221,7 +221,7 @@ class Engine:
             except UnicodeEncodeError:  # a lone surrogate (JSON allows one): search word by word
                 pass
         if found is None:
-            found = [(k, i, i + len(w)) for k, w in enumerate(words) for i in _occurrences(text, w)]
+            found = [(k, i, i + len(w)) for k, w in enumerate(words) for i in occurrences(text, w)]
         out = []
         for _, start, end in found:
             if (
@@ -418,13 +418,6 @@ def _people_automaton(words: list[str], on_bytes: bool, overlapping: bool):
             [w.encode("utf-8", "surrogatepass") for w in words], matchkind=kind, implementation=impl
         )
     return ahocorasick_rs.AhoCorasick(words, matchkind=kind, implementation=impl)
-
-
-def _occurrences(text: str, word: str):
-    i = text.find(word)
-    while i >= 0:
-        yield i
-        i = text.find(word, i + 1)
 
 
 def _digest(text: str) -> bytes:

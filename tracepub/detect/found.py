@@ -54,7 +54,7 @@ from tracepub.detect.identity import (
     value_mode,
 )
 from tracepub.detect.secrets import filters
-from tracepub.detect.text import escaped_view
+from tracepub.detect.text import escaped_view, occurrences
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # value -> (type, action): what the pipeline carries from the workers to the second pass.
@@ -204,14 +204,7 @@ def _starts(low: str, needles: list[str]) -> dict[str, list[int]]:
             for k, a, _ in found:
                 by[needles[k]].append(a)
             return {n: sorted(v) for n, v in by.items()}
-    out: dict[str, list[int]] = {}
-    for needle in needles:
-        pos = out[needle] = []
-        i = low.find(needle)
-        while i >= 0:
-            pos.append(i)
-            i = low.find(needle, i + 1)
-    return out
+    return {needle: list(occurrences(low, needle)) for needle in needles}
 
 
 _FEW_NEEDLES = 8

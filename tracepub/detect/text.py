@@ -10,7 +10,7 @@ nothing of theirs, which keeps the import graph acyclic).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 # \uXXXX escapes at any nesting depth (JSON inside a string doubles the backslash).
 _U_ESCAPE = re.compile(r"\\+u([0-9a-fA-F]{4})")
@@ -50,6 +50,14 @@ def folded(text: str) -> str:
     changes, so offsets stay offsets. Done on UTF-8 bytes: ``str.lower``/``translate`` are ten
     times slower on text with any non-ASCII character (``→`` in every Read tool output)."""
     return text.encode("utf-8", "surrogatepass").translate(_FOLD).decode("utf-8", "surrogatepass")
+
+
+def occurrences(text: str, word: str) -> Iterator[int]:
+    """Where ``word`` starts in ``text``, overlapping occurrences included, in order."""
+    i = text.find(word)
+    while i >= 0:
+        yield i
+        i = text.find(word, i + 1)
 
 
 def line_windows(text: str, positions: Iterable[int], limit: float | None = None) -> list[tuple[int, int]]:
