@@ -45,6 +45,7 @@ from tracepub.detect.base import Detector, priority
 from tracepub.detect.engine import Engine
 from tracepub.detect.found import DETECTOR, EXACT
 from tracepub.model import REDACTED, Leaf, Record, Span
+from tracepub.run import surrogates
 from tracepub.walk.walker import Walker, format_path
 
 # What the first pass recorded of a record (by its position in the file): the people it made
@@ -200,7 +201,7 @@ class Splice:
         docstring), else its text as ``watched`` reads it (the people watched for change as
         records are redone: asked again then)."""
         raw = rec.raw
-        if raw is not None and ("\\ud" in raw or "\\uD" in raw):
+        if raw is not None and surrogates.may_hold(raw):
             return None
         if isinstance(rec.value, str) and (rec.raw_text or rec.deep):
             text = rec.value

@@ -19,6 +19,14 @@ from tracepub.redact.redactor import Redactor
 _LONE = r"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\+u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!u[dD][89abAB][0-9a-fA-F]{2})(?<!u[dD][89abAB][0-9a-fA-F]{2}\\)\\u[dD][c-fC-F][0-9a-fA-F]{2}"
 _LONE_TEXT = re.compile(_LONE)
 _LONE_BYTES = re.compile(_LONE.encode("ascii"))
+# Where any surrogate's escape starts: one search, half the time of ``"\\ud" in`` and ``"\\uD" in``.
+_ESCAPE = re.compile(r"\\u[dD]")
+
+
+def may_hold(raw: str | None) -> bool:
+    """Whether a record can hold a lone surrogate: its JSON text has a ``\\ud`` escape, or it has
+    no text (a row a store reader built)."""
+    return raw is None or _ESCAPE.search(raw) is not None
 
 
 def redact(red: Redactor, rec: Record, problems: list[Problem], unit: Unit, lines: bool) -> Any:
@@ -27,7 +35,7 @@ def redact(red: Redactor, rec: Record, problems: list[Problem], unit: Unit, line
     with every lone surrogate read as U+FFFD, as the walker reads them in strings: the file is
     not lost for one character. Only a record whose text can hold one (a ``\\ud`` escape, or
     no text: a row a store reader built) pays for the copy of the counts this takes."""
-    if rec.raw is not None and "\\ud" not in rec.raw and "\\uD" not in rec.raw:
+    if not may_hold(rec.raw):
         return red.redact_record(rec.index, rec.value)
     types, blobs = Counter(red.types), Counter(red.blobs)
     try:

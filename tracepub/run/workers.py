@@ -47,6 +47,7 @@ from tracepub.redact.redactor import Redactor
 from tracepub.run import ahead, incremental, splice
 from tracepub.run.results import FAILED, UnitResult
 from tracepub.run.surrogates import count_surrogates as _count_surrogates
+from tracepub.run.surrogates import may_hold as _may_hold_surrogate
 from tracepub.run.surrogates import redact as _redact
 from tracepub.selection.deny import Denied, DenyMatcher, DenyRule
 from tracepub.walk import blobs
@@ -320,12 +321,7 @@ def _process_unit(task: Task, splicing: bool, read: ahead.Ahead | None) -> UnitR
                                 ff.write(red.findings_jsonl())
                                 red.fold_findings(fold, actions)
                                 red.findings.clear()
-                        if (
-                            w
-                            and rec.raw is not None
-                            and not rec.raw_text
-                            and ("\\ud" in rec.raw or "\\uD" in rec.raw)
-                        ):
+                        if w and rec.raw is not None and not rec.raw_text and _may_hold_surrogate(rec.raw):
                             _count_surrogates(rec, line, res.problems, unit, lines)
                         writer.write(line)
                         res.records += 1
