@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from samples import claude_prompts
 
+from tracepub.detect.cues import cued
 from tracepub.detect.identity import ExactValues, HomePaths, guarded
-from tracepub.detect.places import IdentityPlaces, cued
+from tracepub.detect.places import IdentityPlaces
 from tracepub.model import Leaf, Unit
 from tracepub.run.pipeline import RunOptions, run
 from tracepub.sources import harvest

@@ -39,6 +39,7 @@ from pathlib import Path
 import ahocorasick_rs
 
 from tracepub.detect.base import priority
+from tracepub.detect.cues import GREETINGS, REPLIES
 from tracepub.detect.identity import (
     CUE,
     GENERIC,
@@ -292,9 +293,10 @@ _PLACE_AFTER = (
     ")",
     ",",
     *"0123456789",
+    "  ",  # a column (who, last)
+    *(f" {w}" for w in ("tty", "pts/", "console", "adm", "sudo", "staff", "wheel", "docker", "users")),
 )
-_PLACE_BEFORE = (":", "github.com/", "gitlab.com/", "bitbucket.org/")
-_GREETINGS = ("thanks", "thank you", "thx", "cheers", "hi", "hey", "hello", "dear", "cc", "ping")
+_PLACE_BEFORE = (":", "github.com/", "gitlab.com/", "bitbucket.org/", "@", "user ", "account ", "from ")
 
 
 def linked_people(found: Found, own: dict[str, str] | None = None) -> set[str]:
@@ -343,12 +345,14 @@ def scan_forms(
         elif mode == CUE:
             if not own:
                 continue  # (the module's docstring: a colleague's first name alone sends no file back)
-            out.update(f"{g}{sep}{v}" for g in _GREETINGS for sep in (" ", ", ", ",  ", "! ", ": "))
+            out.update(f"{g}{sep}{v}" for g in GREETINGS + REPLIES for sep in (" ", ", ", ",  ", "! ", ": "))
             out.update(
                 (f"{v} here", f"{v}'s here", f"—{v}", f"— {v}", f"-- {v}", f"–{v}", f"– {v}", f"\n{v}")
             )
         else:
             out.add(v)
+            if type_.endswith(".email"):
+                out.add(v.replace("@", "%40"))
     return out
 
 

@@ -11,8 +11,7 @@ counts depends on the value (``ExactValues.mode``):
   (``maren_dev``, ``maren.backup``, ``maren2``, ``%2Fmaren%2F``), and in identity places
   (``detect/places.py``: ``github.com:marenfork/``);
 - names and other values between word boundaries (``al`` is not in ``also``); a full name also
-  as ``Last, First`` and ``F. Last``, its first name alone only next to a greeting or a
-  sign-off ("Thanks, Maren", "Maren here.");
+  in its other forms (``name_forms``), its first name alone only as ``detect.cues`` says;
 - an account name that is short or a common word (``jo``, ``mark``, ``grant``: ``guarded``)
   only in identity places (``whoami`` output, ``| JO |``, ``/home/jo``, ``jo@host``,
   ``"owner": "jo"``, ``/mnt/backup/jo.backup``), never as a word in prose or code.
@@ -27,10 +26,11 @@ import unicodedata
 import ahocorasick_rs
 
 from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.cues import cued
 from tracepub.detect.pii.handles import credited, public_credit
 from tracepub.detect.pii.name_shape import on_copyright_line
 from tracepub.detect.pii.network import personal_ip
-from tracepub.detect.places import SYSTEM_ACCOUNTS, cued, in_place, zipf
+from tracepub.detect.places import SYSTEM_ACCOUNTS, in_place, zipf
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
@@ -101,16 +101,8 @@ GENERIC = (
 _PCT = ("%2F", "%2f", "%5C", "%5c")
 # Keys under which harnesses record a session's working folder: the home folder there is the owner's.
 WORKDIR_KEYS = frozenset(
-    {
-        "cwd",
-        "directory",
-        "directories",
-        "worktree",
-        "working_directory",
-        "project_root",
-        "projectRoot",
-        "git_repo_root",
-    }
+    {"cwd", "directory", "directories", "worktree", "working_directory"}
+    | {"project_root", "projectRoot", "git_repo_root"}
 )
 _HEX_LETTERS = frozenset("abcdef")
 
@@ -140,14 +132,15 @@ def value_mode(value: str, type_: str, bounded: bool) -> int:
 
 
 def name_forms(name: str) -> list[tuple[str, int]]:
-    """A full name's other written forms: ``Last, First`` and ``F. Last`` (the last name as all
-    the words after the first, and as the last word alone), and the first name alone (``CUE``)."""
+    """A full name's other written forms: ``Last, First``, ``F. Last``, ``Last First``, ``Last F.`` (the
+    last name as all the words after the first, and as the last word alone), the first name (``CUE``)."""
     words = name.split()
     if len(words) < 2 or not all(w[:1].isupper() and all(_name_char(c) for c in w) for w in words):
         return []
     first = words[0]
     lasts = dict.fromkeys((" ".join(words[1:]), words[-1]))
-    out = [(f, FORM) for last in lasts for f in (f"{last}, {first}", f"{first[0]}. {last}")]
+    i = first[0]
+    out = [(f, FORM) for ln in lasts for f in (f"{ln}, {first}", f"{i}. {ln}", f"{ln} {first}", f"{ln} {i}.")]
     if len(first) >= 2:
         out.append((first, CUE))
     return out
@@ -244,6 +237,8 @@ class ExactValues(Detector):
         for value, type_ in values.items():
             if value and value.strip():
                 self._add(value, type_, self.mode(value, type_))
+                if type_.endswith(".email") and "@" in value:  # URL-encoded: ?to=maren%40example.com
+                    self._add(value.replace("@", "%40"), type_, self.mode(value, type_))
         for value, type_ in values.items():  # a name's other forms
             if type_ in NAMES and value.strip() and self.formable(value, type_):
                 for form, mode in name_forms(value.strip()):

@@ -22,8 +22,12 @@ output, ``| JO |``), possibly with a compound suffix (``jo2``, ``jo-MacBook-Air.
 ``jo_dev``); ``"owner": "jo"``, ``"username": "jo"`` (for a known value only: test fixtures and
 package metadata fill these keys with made-up and public names); a path component (``/mnt/backup/jo.backup``, ``…:5432/jo_dev``, ``%2Fjo%2F``,
 ``~jo``); a code-host handle, where the name may be glued to a word (``github.com:jofork/``,
-when "fork" is a word and "jofork" is not); ``u@`` of a user@host; and for a first name, a
-greeting or a sign-off ("Thanks, Maren", "Maren here.", "— Maren").
+when "fork" is a word and "jofork" is not); ``u@`` of a user@host; a line's first column where
+the rest says it is an account (``who`` / ``last``: a terminal; ``getent passwd``; ``groups``;
+``docker images``: ``u/app  tag  id``), ``"nameWithOwner": "u/repo"`` (``full_name``; or the whole
+string ``u/repo``), after
+``User`` (ssh_config), "Logged in to github.com account", "Pulling from"; a mention in prose
+(``ask @u``); and for a first name, a greeting, a reply or a sign-off (``detect.cues``).
 """
 
 from __future__ import annotations
@@ -431,7 +435,22 @@ _CODE_EXT = re.compile(
 )
 _HANDLE_LEFT = re.compile(r"(?:(?:github|gitlab|bitbucket|codeberg)\.(?:com|org)[/:]|@[\w.-]+:)$", re.I)
 _KEY_LEFT = re.compile(
-    r"(?:owner|user|username|user_name|login)\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?[ \t]*$", re.I
+    r"(?:owner|user|username|user_name|login|logname|(?P<repo>namewithowner|full_name))"
+    r"\\*[\"']?[ \t]*[:=][ \t]*\\*[\"']?[ \t]*$",
+    re.I,
+)
+_SLUG_REST = re.compile(r"/[A-Za-z0-9][\w.-]{0,99}")
+# Before a known name, with a blank for an operator: ssh_config's ``User u``, ``gh auth status``'s
+# "Logged in to github.com account u", a registry path's namespace (``Pulling from u/app``).
+_WORD_LEFT = re.compile(r"(?:^[ \t]*User|(?i:logged in to [\w.-]+ (?:account|as))|Pulling from)[ \t]+$", re.M)
+# After a known name at a line's start: ``who`` / ``last`` (a terminal), ``getent passwd`` (a passwd
+# line), ``groups`` (system groups), ``docker images`` (an image's repository and tag).
+_LINE_AFTER = re.compile(
+    r"[ \t]+(?:tty\w*|pts/\d+|console|:\d+)(?![\w/])|:[x*!]?:\d+:\d+:"
+    r"|(?:[ \t]+(?:adm|cdrom|sudo|dip|plugdev|lpadmin|sambashare|docker|wheel|staff|admin|users|audio|video"
+    r"|netdev|lxd|kvm|dialout|everyone|input|render|systemd-journal)){2,}[ \t]*$"
+    r"|/[a-z0-9][a-z0-9._-]*(?::[\w.-]+|[ \t]{2,}[\w.-]+[ \t]{2,}[0-9a-f]{12}\b)",
+    re.M,
 )
 _USER_AT = re.compile(rf"@{_HOST}")
 _PCT_SEP = ("%2F", "%2f", "%5C", "%5c")
@@ -471,8 +490,18 @@ def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
     # u@host
     if view.startswith("@", e) and _USER_AT.match(view, e):
         return True
+    if not left and (_LINE_AFTER.match(view, j) or s == 0 and _SLUG_REST.fullmatch(view, j)):
+        return True  # (a whole string "u/repo": a repository's owner, as JSON inside a string holds it)
+    if _WORD_LEFT.search(view, max(0, s - 60), s) and (after in _COMPONENT_END or j == n):
+        return True
+    # a mention in prose (``ask @u``; not a decorator at a line's start, nor an address)
+    if before == "@" and left != "@" and (s < 2 or not view[s - 2].isalnum()) and after in " \t\r\n,.;:!?)":
+        return True
     # "owner": "u"
-    return bool(_KEY_LEFT.search(view, max(0, s - 40), s)) and (after in "\"'\\ \t\r\n,}" or j == n)
+    key = _KEY_LEFT.search(view, max(0, s - 40), s)  # ("nameWithOwner": "u/repo": the repository's owner)
+    return key is not None and (
+        after in "\"'\\ \t\r\n,}" or j == n or after == "/" and key["repo"] is not None
+    )
 
 
 def _glued_handle(view: str, s: int, e: int, n: int) -> bool:
@@ -487,34 +516,3 @@ def _glued_handle(view: str, s: int, e: int, n: int) -> bool:
     word = rest.rstrip("0123456789")
     whole = view[s : e + len(word)].lower()
     return len(word) >= 3 and word.isalpha() and zipf(word) >= 3.0 and zipf(whole) < 1.0
-
-
-# A first name alone counts next to a greeting or a sign-off.
-_GREETING = re.compile(r"(?i)(?<![\w])(?:thanks|thank you|thx|cheers|hi|hey|hello|dear|cc|ping)[,!:]?[ \t]+$")
-# ... or alone at the end of a line after a dash ("— Maren") or after a sign-off line ("Thanks,\nMaren").
-_SIGN_OFF = re.compile(
-    r"(?i)(?:(?:^|\n)[ \t]*(?:—|–|--)[ \t]*|(?:^|\n)[ \t]*(?:thanks|thank you|cheers|best|regards|best regards|"
-    r"kind regards|all the best|yours)[ \t]*[,!.]?[ \t]*\n[ \t]*)$"
-)
-_LINE_END = re.compile(r"[ \t]*[,.!]?[ \t]*(?:\n|$)")
-_HERE = re.compile(r"(?:'s)?[ \t]+here\b")
-_NEXT_NAME = re.compile(r"[ \t]+(?:[A-Z]\.[ \t]+)?[A-Z][a-z]")
-
-
-def cued(view: str, s: int, e: int) -> bool:
-    """Whether the first name at ``view[s:e]`` is capitalised, whole, and next to a greeting or a
-    sign-off: "Thanks, Maren", "Hi Maren", "Maren here.", "— Maren", "Thanks,\\nMaren"."""
-    n = len(view)
-    if (
-        not view[s].isupper()
-        or view[s:e].isupper()
-        or (s and view[s - 1].isalnum())
-        or (e < n and (view[e].isalnum() or view[e] == "_"))
-    ):
-        return False  # written as a name ("Maren"; not "MAREN" in "HELLO MAREN", nor inside a word)
-    if _NEXT_NAME.match(view, e):
-        return False  # "Thanks, Julien Schueller": another Julien
-    head = view[max(0, s - 40) : s]
-    if _GREETING.search(head) or _HERE.match(view, e):
-        return True
-    return bool(_SIGN_OFF.search(head)) and bool(_LINE_END.match(view, e))

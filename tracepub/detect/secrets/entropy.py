@@ -37,9 +37,10 @@ from operator import itemgetter
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters
+from tracepub.detect.secrets.columns import cell_value
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
-from tracepub.detect.secrets.labels import label_span, prose_password
+from tracepub.detect.secrets.labels import label_span, prose_password, weak_label_may_start
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, code_shaped, last_part_tier, name_tier
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
 from tracepub.detect.secrets.values import base64_block_end as _base64_block_end
@@ -57,10 +58,10 @@ _ASSIGN = re.compile(
     r"""(?P<close>\\?["'`])?\]?[ \t]{0,8}
     (?P<op>:[ \t]{0,4}[A-Za-z_][\w.\[\]|, ]{0,60}?[ \t]{1,4}=(?!=)   # apiKey: str = "..."
         |(?<=[ \t])[A-Za-z_][\w.\[\]*]{0,30}[ \t]{1,4}=(?![=~])     # Go: var apiKey string = "..."
-        |:::=|::=|:=|\?=|\+=|\.=|\|\|=|<-|=>|===?|!==?|=|:(?![:/\\])|,
+        |:::=|::=|:=|\?=|\+=|\.=|\|\|=|(?:\|\||\?\?)(?=[ \t]{0,4}["'`])|<-|=>|===?|!==?|=|:(?![:/\\])|,
         |(?<=[ \t])-(?=[ \t]{1,4}["'`])                         # vendor token - 'value'
         |(?<=["'])[ \t]{1,8}(?i:(?:android:)?value)[ \t]{0,2}=    # key="AccountKey" value="..."
-        |[ \t]+(?:is|was)(?=[ \t]))
+        |[ \t]+(?:is|was|to)(?=[ \t]))
     [ \t]{0,40}                                                # values aligned in a column
     (?:
         (?P<pfx>[rRbBuUf]{0,2}|@|SecretStr\(|Secret\()(?P<q>\\?["'`])(?P<qv>(?:(?!(?P=q)).){1,4096}?)(?P=q)
@@ -153,9 +154,9 @@ class ContextEntropy(Detector):
             if k in weak_words:
                 # "private" / "access" name nothing alone (a name holding one also holds key, token or
                 # secret, whose own hit reads it): only a label may start here, and Java's "private"
-                # is everywhere, so the cheap test of _weak_label_may_start comes first
+                # is everywhere, so the cheap test of weak_label_may_start comes first
                 if (
-                    _weak_label_may_start(text, start)
+                    weak_label_may_start(text, start)
                     and quick(text, start)
                     and not _assigned_name(text, start, end)
                 ):
@@ -234,6 +235,8 @@ class ContextEntropy(Detector):
             span = self._element(text, a, b, name, tier)
         if span is None and blank:
             span = self._set_command(text, a, b, name, tier)
+        if span is None and c in " \t|║│┃" and (cell := cell_value(text, a, b)) is not None:
+            span = self._column(text, cell, name, tier)
         if span is None and (not _REAL_ASSIGNMENT.match(text, b) or _handed_before(text, a)):
             # prose; a rejected assignment stays rejected, unless the words before hand a value
             # over ("here's the token:" and the value on the next line)
@@ -259,13 +262,14 @@ class ContextEntropy(Detector):
     def _set_command(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:
         """A command that sets a named value, the value after a blank: ``aws configure set
         aws_secret_access_key X``, ``git config --global github.token X``, ``npm config set
-        //registry.example.com/:_authToken X``."""
+        //registry.example.com/:_authToken X``, ``ngrok config add-authtoken X`` (read as ``config add``)."""
         before = text[max(0, a - 80) : a]  # (cheap tests first: a _SET_BEFORE match ends so, holds one)
         if not (
             before[-1:] in (" ", "\t", "/", ":") and any(w in before for w in ("set", "add", "put", "config"))
         ):
             return None
-        if not _SET_BEFORE.search(text, max(0, a - 80), a):
+        said = before + name[:3] + " " if name[:4].lower() in ("add-", "set-") else ""
+        if not (_SET_BEFORE.search(said) if said else _SET_BEFORE.search(text, max(0, a - 80), a)):
             return None
         m = _SET_VALUE.match(text, b)
         if m is None:
@@ -276,6 +280,13 @@ class ContextEntropy(Detector):
         if not value_ok(value, tier, quoted=quoted):
             return None
         return self._span(start, start + len(value), name, tier, "command", text)
+
+    def _column(self, text: str, cell: tuple[int, int], name: str, tier: int) -> Span | None:
+        """A table's row: the name, then its value in the next cell (``columns``)."""
+        value = _clean(text[cell[0] : cell[1]])
+        if not value_ok(value, tier, quoted=True):
+            return None
+        return self._span(cell[0], cell[0] + len(value), name, tier, "column", text)
 
     def _assigned(self, text: str, a: int, b: int, name: str, tier: int, flag: bool) -> Span | None:
         m = (_FLAG if flag else _ASSIGN).match(text, b)
@@ -302,7 +313,7 @@ class ContextEntropy(Detector):
             if code_like and a > 0 and text[a - 1] == "$" and m.group("uv") is not None:
                 # PHP: $password = goodspec; (a bare word is a constant's text, a variable has its $)
                 code_like = not text.startswith(";", m.end("uv")) or m.group("uv")[:1] == "$"
-            if op.strip() in ("is", "was") and m.group("qv") is None:
+            if op.strip() in ("is", "was", "to") and m.group("qv") is None:
                 # "the password is incorrect", "elif token is Number.Float": a word or a name
                 # after "is" is prose or code; a password or token there is not a name
                 code_like = True
@@ -396,7 +407,7 @@ def _operator_after(text: str, b: int) -> bool:
     c = text[p : p + 1]
     return c != "" and (
         c in ":?+.|<=!,-"
-        or text.startswith(("is", "was"), p)
+        or text.startswith(("is", "was", "to"), p)
         or (c in _NAME_START and text.find("=", p + 1, p + 36) >= 0)
     )
 
@@ -479,16 +490,6 @@ _EXPRESSION_GOES_ON = re.compile(r"""[ \t]{1,4}(?:[-+*/%|&^]|\?\?|\|\||&&)[ \t]{
 # Trigger words that may open a label (``labels``): secret, token, key, private, access, pass(word).
 _LABEL_HITS = frozenset(_TRIGGERS.index(w) for w in ("secret", "token", "key", "private", "access", "pass"))
 _WEAK_WORD_HITS = frozenset((_TRIGGERS.index("private"), _TRIGGERS.index("access")))
-
-
-def _weak_label_may_start(text: str, start: int) -> bool:
-    """Whether a label may start at this "private" / "access": written lower case it needs a vendor's
-    name one separator before (``pandadoc private V``) or glued (``speechtextaccess-V``), not
-    indentation or an operator."""
-    if not text[start].islower():
-        return True
-    glued = text[start - 1].isalpha() and text.startswith("access", start)
-    return start >= 2 and (text[start - 1] in "-_. \t\n" and text[start - 2].isalnum() or glued)
 
 
 _NAMED_TYPE = re.compile(r"(?i:token|key|secret|pass)")

@@ -200,3 +200,13 @@ def prose_password(text: str, end: int) -> tuple[int, int] | None:
     if not value_ok(v, PASSWORD, quoted=False):
         return None
     return m.start("v"), m.start("v") + len(v)
+
+
+def weak_label_may_start(text: str, start: int) -> bool:
+    """Whether a label may start at this "private" / "access": written lower case it needs a vendor's
+    name one separator before (``pandadoc private V``) or glued (``speechtextaccess-V``), not
+    indentation or an operator."""
+    if not text[start].islower():
+        return True
+    glued = text[start - 1].isalpha() and text.startswith("access", start)
+    return start >= 2 and (text[start - 1] in "-_. \t\n" and text[start - 2].isalnum() or glued)

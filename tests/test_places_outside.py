@@ -1,0 +1,102 @@
+"""Places found by probing outside this project's own benchmarks (#8 items 2 and 3): the owner's
+word-like username in more shell outputs, the owner's name in more written forms, and secrets in
+tables, SQL, headers and calls that no rule named. Each case is planted in, and must not come out."""
+
+from __future__ import annotations
+
+import pytest
+from test_detect_identity_learned import _bounded, _claude, _redact, _texts
+
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
+from tracepub.model import Leaf
+
+# The owner "grant" (Grant Ellison): a username that is an English word, so only its places count.
+OWNER_PLACES = [
+    "grant    tty7         2026-03-03 08:55 (:0)\ngrant    pts/1        2026-03-03 09:02",  # who / last
+    "grant:x:1000:1000:Grant Ellison,,,:/home/grant:/bin/bash",  # getent passwd
+    "grant adm cdrom sudo dip plugdev docker",  # groups
+    "Host gh\n  HostName github.com\n  User grant\n  IdentityFile ~/.ssh/id_ed25519",  # ~/.ssh/config
+    "github.com\n  ✓ Logged in to github.com account grant (keyring)",  # gh auth status
+    "latest: Pulling from grant/export-worker",  # docker pull
+    "REPOSITORY         TAG       IMAGE ID       CREATED\ngrant/orders-api   latest    3f2a1b9c8d7e   2 hours ago",
+    '{"nameWithOwner":"grant/orders","url":"https://github.com/grant/orders"}',  # gh repo view
+    "USER=grant\nLOGNAME=grant\nSHELL=/bin/bash",  # env
+    "the bot keeps tagging @grant on every PR",  # a mention
+    "Assignee: Ellison Grant",  # Last First
+    "- Ellison G. (sync)",  # Last F.
+    "Sure, Grant! I'll look at the retry logic.",  # the assistant's reply
+    "GET /api/invite?to=grant.ellison%40example.com&role=admin",  # a URL-encoded address
+]
+HARMLESS = [
+    "we grant read access to the reporting role",
+    "GRANT SELECT ON orders TO reporting;",
+    "@grant\ndef handler(): ...",  # a decorator, not a mention
+    "Sure Grant funding works that way",  # no clause ends after the name
+    "the account grants access",
+]
+
+
+def test_the_owners_word_like_username_and_name_in_more_places(tmp_path):
+    src = tmp_path / "src" / "projects" / "-home-grant-src-orders"
+    _claude(src / "s1.jsonl", "/home/grant/src/orders", [*OWNER_PLACES, *HARMLESS])
+    out = tmp_path / "out"
+    identity = {"Grant Ellison": "identity.name", "grant.ellison@example.com": "identity.email"}
+    _redact(tmp_path / "src", out, identity)
+    texts = _texts(out)
+    planted = [t for t in texts if any(p[:12] in t for p in OWNER_PLACES)]
+    assert _bounded("grant", planted) == [] and _bounded("Grant", planted) == []
+    assert _bounded("Ellison", planted) == [] and not any("grant.ellison" in t for t in texts)
+    for snippet in HARMLESS:
+        assert any(snippet in t for t in texts), snippet
+
+
+def _found(text: str) -> list[str]:
+    engine = Engine(DetectConfig(ner=False))
+    return [text[s.start : s.end] for s in engine.scan(text, Leaf("claude_code", (), None, False))]
+
+
+SECRET_PLACES = [  # (text, the secret)
+    (
+        "Key         Value\n---         -----\npassword    .iSQitwh*@3UKTHIP@z5\n",
+        ".iSQitwh*@3UKTHIP@z5",
+    ),  # vault
+    ("║ DATABASE_PASSWORD ║ m@#*XaiuXpc9Lq2Z ║\n║ PORT              ║ 5432 ║", "m@#*XaiuXpc9Lq2Z"),
+    (
+        "| Name | Value |\n|---|---|\n| DEPLOY_TOKEN | `oxYXdRjaQ2mP9vLk7sBn3TzW` |",
+        "oxYXdRjaQ2mP9vLk7sBn3TzW",
+    ),
+    ("const key = process.env.API_KEY || 'k3FThlFrQ9xZpL2mVb7sNc4D';", "k3FThlFrQ9xZpL2mVb7sNc4D"),
+    ("I've set `SERVICE_TOKEN` to bRURUNX9XnHQ7vLp2Zq8sKt4 in `.env`", "bRURUNX9XnHQ7vLp2Zq8sKt4"),
+    (
+        "ngrok config add-authtoken 2THzW9c6KXzBa7Nxx3fQ_7YaWPqLmN2vB8sKt4",
+        "2THzW9c6KXzBa7Nxx3fQ_7YaWPqLmN2vB8sKt4",
+    ),
+    ("ALTER USER app WITH PASSWORD 'VS6wKsX^n3Ifvy39x';", "VS6wKsX^n3Ifvy39x"),
+    ("    storePassword 'CPToqMfejFJ#U_I4p7'\n    keyAlias 'upload'", "CPToqMfejFJ#U_I4p7"),
+    ("< Set-Cookie: session=nfD5Cyy7Qm2LpZ8vBx4TkW9s; Path=/; HttpOnly", "nfD5Cyy7Qm2LpZ8vBx4TkW9s"),
+    (
+        "https://b.s3.amazonaws.com/r.pdf?X-Amz-Expires=3600&X-Amz-Signature=d1644e7b8d2b0bc5352138cf5c663fd43a8744f75b25e274cc62ce6d684cdfb7",
+        "d1644e7b8d2b0bc5352138cf5c663fd43a8744f75b25e274cc62ce6d684cdfb7",
+    ),
+]
+KEPT = [
+    "| token | string | The API token |",
+    "password    required",
+    "  --token    The token to use",
+    "| api_key | YOUR_API_KEY |",
+    "use the token to call the API",
+    "Cookie: theme=dark; lang=en",
+    "enter your password 'twice' and then confirm",
+    "token || 'default'",
+]
+
+
+@pytest.mark.parametrize(("text", "secret"), SECRET_PLACES)
+def test_a_secret_in_a_table_sql_header_or_call_is_found_whole(text, secret):
+    assert secret in _found(text)
+
+
+@pytest.mark.parametrize("text", KEPT)
+def test_words_and_stand_ins_in_those_places_are_kept(text):
+    assert _found(text) == []
