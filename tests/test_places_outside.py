@@ -100,3 +100,17 @@ def test_a_secret_in_a_table_sql_header_or_call_is_found_whole(text, secret):
 @pytest.mark.parametrize("text", KEPT)
 def test_words_and_stand_ins_in_those_places_are_kept(text):
     assert _found(text) == []
+
+
+def test_the_owners_name_is_learned_from_git_config_output_and_redacted_in_other_sessions(tmp_path):
+    """Setting (b), a username that gives no name (``dev42``): the name ``git config --list`` prints
+    in one session is the owner's, in every other session too (a sign-off, a copyright line)."""
+    src = tmp_path / "src" / "projects" / "-home-dev42-src-orders"
+    _claude(src / "s1.jsonl", "/home/dev42/src/orders", ["user.email=am@example.org\nuser.name=Arjun Mehta\n"])
+    later = ["Can you also clean up the flaky fixtures?\n\n— Arjun", "Copyright (c) 2026 Arjun Mehta"]
+    _claude(src / "s2.jsonl", "/home/dev42/src/orders", later)
+    out = tmp_path / "out"
+    _redact(tmp_path / "src", out)
+    texts = _texts(out)
+    assert _bounded("Arjun", texts) == [] and _bounded("Mehta", texts) == []
+    assert any("Can you also clean up the flaky fixtures?" in t for t in texts)

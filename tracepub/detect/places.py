@@ -8,7 +8,8 @@ username is its place, and traces have a handful of places that hold nothing els
   (``ssh-ed25519 AAAA… u@host``), an ssh/scp target (``ssh u@host``);
 - ``id`` output (``uid=1000(u) gid=1000(u) groups=1000(u),27(sudo)``), the owner and group
   columns of ``ls -l``, the USER column of ``ps aux``;
-- ``uname -a``'s host (``Linux u-laptop 6.8.0-45-generic …``).
+- ``uname -a``'s host (``Linux u-laptop 6.8.0-45-generic …``); ``git config --list``'s ``user.name=``
+  (the user's own full name, in a session as in the whole dataset: ``identity.name``).
 
 ``IdentityPlaces`` finds any account name in them (not only known ones): the owner's (the
 values of type ``identity.username`` it is given) as ``identity.username``, anyone else's as
@@ -246,6 +247,7 @@ _Q = r"\\*\"[ \t]{0,8}"  # a quote, escaped or not (the view leaves spaces after
 # One regex per place, each with the text one of which it needs (a cheap test before it runs); the
 # groups are ``u`` (an account), ``g`` (its group, if named the same) and ``h`` (a host).
 _AT = ("@",)
+_GIT_NAME = r"(?<![\w.])user\.name=(?P<n>[A-Z][^\W\d_]*(?:[ \t][A-Z][\w'’.-]*){1,3})[ \t]*(?=$|\\n|\")"
 _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
     # bash/zsh prompts: u@host:~/src$ | u@host ~/src % | [u@host src]$
     (re.compile(rf"(?<![\w.@%+-])(?P<u>{_NAME})@(?P<h>{_HOST}):[ \t]?[~/][^\s]*?[ \t]?[$#%>](?=\s|$)"), _AT),
@@ -290,6 +292,8 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
         re.compile(rf"{_BOL}(?:Linux|Darwin|FreeBSD)[ \t]+(?P<h>{_HOST})[ \t]+\d+\.\d+", re.M),
         ("Linux", "Darwin", "FreeBSD"),
     ),
+    # git config --list: the user's own full name (``n``: a session's git config is its owner's)
+    (re.compile(_GIT_NAME, re.M), ("user.name=",)),
 ]
 # Where one of the places above can be: the detector's trigger (folded text: lower case, digits 0;
 # escape-safe: no anchors, and what follows a quote may be a backslash or a space).
@@ -304,18 +308,9 @@ _TRIGGER_FOLDED = (
     r"0[ \t]+0+\.0[ \t]+0+\.0[ \t]+0+[ \t]+0+[ \t]",
 )
 _TRIGGER_LITERALS = (
-    "rw-",
-    "rwx",
-    "r-x",
-    "r--",
-    "rws",
-    "r-s",
-    "linux ",
-    "linux\t",
-    "darwin ",
-    "darwin\t",
-    "freebsd ",
-    "freebsd\t",
+    *("rw-", "rwx", "r-x", "r--", "rws", "r-s"),
+    *("linux ", "linux\t", "darwin ", "darwin\t", "freebsd ", "freebsd\t"),
+    "user.name=",
 )
 
 
@@ -394,6 +389,9 @@ class IdentityPlaces(Detector):
                 if user is not None and user_ok and group is not None and group.lower() == user.lower():
                     a, b = m.span("g")
                     out.append(Span(a + at, b + at, self.user_type(group), self.name, self.CONFIDENCE))
+                if groups.get("n") is not None and groups["n"].lower() not in _STAND_INS:
+                    a, b = m.span("n")
+                    out.append(Span(a + at, b + at, "identity.name", self.name, self.CONFIDENCE))
                 host = groups.get("h")
                 if host is not None and host_name(host) and ("u" not in groups or user_ok or "." not in host):
                     a, b = m.span("h")
@@ -408,6 +406,7 @@ class IdentityPlaces(Detector):
         return out
 
 
+_STAND_INS = frozenset(("your name", "john doe", "jane doe", "full name", "first last"))
 _GROUP_ENTRY = re.compile(r"(?:groups=|,)\d+\(([^)\s,]+)\)")
 
 
