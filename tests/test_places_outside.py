@@ -106,7 +106,9 @@ def test_the_owners_name_is_learned_from_git_config_output_and_redacted_in_other
     """Setting (b), a username that gives no name (``dev42``): the name ``git config --list`` prints
     in one session is the owner's, in every other session too (a sign-off, a copyright line)."""
     src = tmp_path / "src" / "projects" / "-home-dev42-src-orders"
-    _claude(src / "s1.jsonl", "/home/dev42/src/orders", ["user.email=am@example.org\nuser.name=Arjun Mehta\n"])
+    _claude(
+        src / "s1.jsonl", "/home/dev42/src/orders", ["user.email=am@example.org\nuser.name=Arjun Mehta\n"]
+    )
     later = ["Can you also clean up the flaky fixtures?\n\n— Arjun", "Copyright (c) 2026 Arjun Mehta"]
     _claude(src / "s2.jsonl", "/home/dev42/src/orders", later)
     out = tmp_path / "out"
@@ -114,3 +116,10 @@ def test_the_owners_name_is_learned_from_git_config_output_and_redacted_in_other
     texts = _texts(out)
     assert _bounded("Arjun", texts) == [] and _bounded("Mehta", texts) == []
     assert any("Can you also clean up the flaky fixtures?" in t for t in texts)
+
+
+def test_an_html_closing_tag_is_not_a_short_usernames_path():
+    engine = Engine(DetectConfig(identity={"li": "identity.username"}, ner=False))
+    leaf = Leaf("claude_code", (), "content", False)
+    assert engine.scan("<ul>\n  <li>one</li>\n</ul>", leaf) == []
+    assert [s.type for s in engine.scan("ls /home/li/src /mnt/backup/li", leaf)] == ["identity.username"] * 2

@@ -482,6 +482,8 @@ def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
     left = view[ls:s].rstrip(" \t")
     if (not left or left.endswith("|")) and (not view[j:le].strip() or view[j:le].lstrip().startswith("|")):
         return True
+    if before == "/" and view[s - 2 : s] == "</" and after == ">":
+        return False  # an HTML closing tag (</li>, </em>), not a path
     # a path component, a handle
     if before in "/\\~" or pct or (before == ":" and _HANDLE_LEFT.search(view, max(0, s - 80), s)):
         if after in _COMPONENT_END or j == n:
