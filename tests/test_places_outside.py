@@ -80,7 +80,20 @@ SECRET_PLACES = [  # (text, the secret)
         "d1644e7b8d2b0bc5352138cf5c663fd43a8744f75b25e274cc62ce6d684cdfb7",
     ),
 ]
+SECRET_PLACES += [
+    (
+        'env:\n  - name: DB_PASSWORD\n    value: "Xk9#mQ2vLp7zRt4w"\n  - name: PORT\n    value: "8080"',
+        "Xk9#mQ2vLp7zRt4w",
+    ),
+    (
+        '{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "67YQt@74FIq9Lm2"}}',
+        "67YQt@74FIq9Lm2",
+    ),
+]
 KEPT = [
+    "env:\n  - name: API_TOKEN\n    valueFrom:\n      secretKeyRef:\n        name: api\n        key: token",
+    "- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}",
+    "env:\n  - name: DB_PASSWORD\n  - name: PORT\n    value: '8080'",
     "| token | string | The API token |",
     "password    required",
     "  --token    The token to use",

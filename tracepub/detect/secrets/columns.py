@@ -1,4 +1,4 @@
-"""A secret's place in a table: its name in one column, its value in the next.
+"""A secret's place in a table: its name in one column, its value in the next; or in two fields.
 
 Tools print secrets as tables (``vault kv get``: ``password    s3cr3t…``; ``railway variables``:
 ``║ DATABASE_PASSWORD ║ value ║``), and people and agents write them as markdown tables
@@ -23,9 +23,23 @@ _CELL = re.compile(
 )
 
 
+# A name/value pair (Kubernetes' ``env``, ECS task definitions, SSM parameters): the name is the
+# value of a ``name`` field (after a path's folders: ``/prod/db/password``), the secret that of the
+# mapping's next ``value`` field, other fields between but not another ``name``.
+_NAME_FIELD = re.compile(r"""(?i:\\?["']?name\\?["']?)[ \t]*:[ \t]*(?:\\?["'])?(?:[\w.-]*/)*\Z""")
+_VALUE_FIELD = re.compile(
+    r"""(?:\\?["'])?(?:(?!(?i:\\?["']?name\\?["']?)[ \t]*:)[^{}\[\]]){0,200}?(?<![\w-])(?:\\?["'])?(?i:value)"""
+    r"""(?:\\?["'])?[ \t]*:[ \t]*(?:(?P<q>\\?["'])(?P<qv>[^"'\n\\]{1,512})(?P=q)|(?P<uv>[^\s"',}\\]{1,512}))"""
+)
+
+
 def cell_value(text: str, a: int, b: int) -> tuple[int, int] | None:
-    """The value's span when the name at ``text[a:b]`` heads a row whose next cell holds it."""
-    if not _ROW_START.search(text, max(0, a - 12), a):
-        return None
-    m = _CELL.match(text, b)
-    return None if m is None else m.span("v")
+    """The value's span when the name at ``text[a:b]`` heads a row whose next cell holds it, or is
+    a ``name`` field's value whose ``value`` field holds it."""
+    if _ROW_START.search(text, max(0, a - 12), a):
+        m = _CELL.match(text, b)
+        return None if m is None else m.span("v")
+    if _NAME_FIELD.search(text, max(0, a - 80), a):
+        m = _VALUE_FIELD.match(text, b)
+        return None if m is None else m.span("qv" if m.group("qv") is not None else "uv")
+    return None

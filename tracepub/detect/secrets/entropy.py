@@ -235,7 +235,7 @@ class ContextEntropy(Detector):
             span = self._element(text, a, b, name, tier)
         if span is None and blank:
             span = self._set_command(text, a, b, name, tier)
-        if span is None and c in " \t|║│┃" and (cell := cell_value(text, a, b)) is not None:
+        if span is None and c in " \t|║│┃\n\\\"'," and (cell := cell_value(text, a, b)) is not None:
             span = self._column(text, cell, name, tier)
         if span is None and (not _REAL_ASSIGNMENT.match(text, b) or _handed_before(text, a)):
             # prose; a rejected assignment stays rejected, unless the words before hand a value
@@ -426,7 +426,7 @@ _IDENT_END = re.compile(r"[A-Za-z0-9_.\-ñ]{0,80}")
 _IDENT_TIERS: dict[str, int] = {}  # a name as found in the text -> its tier (``_assignment``'s test)
 # Every match of ``_ASSIGN``, ``_FLAG``, ``_ELEMENT`` and ``_REAL_ASSIGNMENT`` starts with one
 # of these (a closing quote or bracket, a blank, an operator's first character, an XML tag's end).
-_ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,.|<>")
+_ASSIGN_FIRST = frozenset("\\\"'`] \t:?+=!,.|<>\n")  # (a line's end: a name/value pair, columns.py)
 _BLANKS = " \t"
 _NAME_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 # Operators of code (a lower-case name there may be assigned a variable, not a value).
