@@ -136,3 +136,17 @@ def test_an_html_closing_tag_is_not_a_short_usernames_path():
     leaf = Leaf("claude_code", (), "content", False)
     assert engine.scan("<ul>\n  <li>one</li>\n</ul>", leaf) == []
     assert [s.type for s in engine.scan("ls /home/li/src /mnt/backup/li", leaf)] == ["identity.username"] * 2
+
+
+def test_a_name_learned_in_one_session_is_found_in_anothers_groups_output(tmp_path):
+    """The second pass sends a file back by the texts of the places a known name stands in
+    (``found.scan_forms``): ``groups`` output starting with any system group is one of them."""
+    src = tmp_path / "src" / "projects" / "-home-jo-src-orders"
+    listing = "total 8\ndrwxr-xr-x  4 rose rose 4096 Mar  3 09:12 shared"
+    _claude(src / "s1.jsonl", "/home/jo/src/orders", [listing])
+    _claude(src / "s2.jsonl", "/home/jo/src/orders", ["rose audio video plugdev", "a rose by any other name"])
+    out = tmp_path / "out"
+    _redact(tmp_path / "src", out)
+    texts = _texts(out)
+    assert not any("rose audio" in t for t in texts)
+    assert any("a rose by any other name" in t for t in texts)

@@ -50,10 +50,12 @@ from tracepub.detect.identity import (
     accept,
     accounts_of,
     ascii_fold,
+    encoded_forms,
     guarded,
     name_forms,
     value_mode,
 )
+from tracepub.detect.places import SYSTEM_GROUPS
 from tracepub.detect.secrets import filters
 from tracepub.detect.text import escaped_view, occurrences
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
@@ -294,9 +296,20 @@ _PLACE_AFTER = (
     ",",
     *"0123456789",
     "  ",  # a column (who, last)
-    *(f" {w}" for w in ("tty", "pts/", "console", "adm", "sudo", "staff", "wheel", "docker", "users")),
+    *(f" {w}" for w in ("tty", "pts/", "console", *SYSTEM_GROUPS)),  # places._LINE_AFTER
 )
-_PLACE_BEFORE = (":", "github.com/", "gitlab.com/", "bitbucket.org/", "@", "user ", "account ", "from ")
+# (and places._WORD_LEFT: ssh_config's User, gh's "account" / "as", "Pulling from"; a mention's @)
+_PLACE_BEFORE = (
+    ":",
+    "github.com/",
+    "gitlab.com/",
+    "bitbucket.org/",
+    "@",
+    "user ",
+    "account ",
+    "as ",
+    "from ",
+)
 
 
 def linked_people(found: Found, own: dict[str, str] | None = None) -> set[str]:
@@ -350,9 +363,7 @@ def scan_forms(
                 (f"{v} here", f"{v}'s here", f"—{v}", f"— {v}", f"-- {v}", f"–{v}", f"– {v}", f"\n{v}")
             )
         else:
-            out.add(v)
-            if type_.endswith(".email"):
-                out.add(v.replace("@", "%40"))
+            out.update((v, *encoded_forms(v, type_)))
     return out
 
 

@@ -146,6 +146,11 @@ def name_forms(name: str) -> list[tuple[str, int]]:
     return out
 
 
+def encoded_forms(value: str, type_: str) -> tuple[str, ...]:
+    """An address as a URL writes it (``?to=maren%40example.com``); the second pass looks for it too."""
+    return (value.replace("@", "%40"),) if type_.endswith(".email") and "@" in value else ()
+
+
 _FOLD = str.maketrans(
     {"þ": "th", "Þ": "th", "ð": "d", "Ð": "d", "ø": "o", "Ø": "o", "ł": "l", "Ł": "l", "ß": "ss"}
 )
@@ -236,9 +241,9 @@ class ExactValues(Detector):
         self._by_word: dict[str, tuple[Kind, ...]] = {}
         for value, type_ in values.items():
             if value and value.strip():
-                self._add(value, type_, self.mode(value, type_))
-                if type_.endswith(".email") and "@" in value:  # URL-encoded: ?to=maren%40example.com
-                    self._add(value.replace("@", "%40"), type_, self.mode(value, type_))
+                mode = self.mode(value, type_)
+                for form in (value, *encoded_forms(value, type_)):
+                    self._add(form, type_, mode)
         for value, type_ in values.items():  # a name's other forms
             if type_ in NAMES and value.strip() and self.formable(value, type_):
                 for form, mode in name_forms(value.strip()):

@@ -26,9 +26,8 @@ package metadata fill these keys with made-up and public names); a path componen
 when "fork" is a word and "jofork" is not); ``u@`` of a user@host; a line's first column where
 the rest says it is an account (``who`` / ``last``: a terminal; ``getent passwd``; ``groups``;
 ``docker images``: ``u/app  tag  id``), ``"nameWithOwner": "u/repo"`` (``full_name``; or the whole
-string ``u/repo``), after
-``User`` (ssh_config), "Logged in to github.com account", "Pulling from"; a mention in prose
-(``ask @u``); and for a first name, a greeting, a reply or a sign-off (``detect.cues``).
+string ``u/repo``), after ``User`` (ssh_config), "Logged in to github.com account", "Pulling from"; a
+mention in prose (``ask @u``); and for a first name, a greeting, a reply or a sign-off (``detect.cues``).
 """
 
 from __future__ import annotations
@@ -442,12 +441,15 @@ _SLUG_REST = re.compile(r"/[A-Za-z0-9][\w.-]{0,99}")
 # Before a known name, with a blank for an operator: ssh_config's ``User u``, ``gh auth status``'s
 # "Logged in to github.com account u", a registry path's namespace (``Pulling from u/app``).
 _WORD_LEFT = re.compile(r"(?:^[ \t]*User|(?i:logged in to [\w.-]+ (?:account|as))|Pulling from)[ \t]+$", re.M)
-# After a known name at a line's start: ``who`` / ``last`` (a terminal), ``getent passwd`` (a passwd
-# line), ``groups`` (system groups), ``docker images`` (an image's repository and tag).
+# System groups, as ``groups`` lists them after the account (``found.scan_forms`` looks for them too).
+SYSTEM_GROUPS = (
+    "adm", "cdrom", "sudo", "dip", "plugdev", "lpadmin", "sambashare", "docker", "wheel", "staff", "admin",
+    "users", "audio", "video", "netdev", "lxd", "kvm", "dialout", "everyone", "input", "render", "systemd-journal",
+)  # fmt: skip
+# After a known name at a line's start: who / last (a terminal), getent passwd, groups, docker images.
 _LINE_AFTER = re.compile(
     r"[ \t]+(?:tty\w*|pts/\d+|console|:\d+)(?![\w/])|:[x*!]?:\d+:\d+:"
-    r"|(?:[ \t]+(?:adm|cdrom|sudo|dip|plugdev|lpadmin|sambashare|docker|wheel|staff|admin|users|audio|video"
-    r"|netdev|lxd|kvm|dialout|everyone|input|render|systemd-journal)){2,}[ \t]*$"
+    rf"|(?:[ \t]+(?:{'|'.join(SYSTEM_GROUPS)})){{2,}}[ \t]*$"
     r"|/[a-z0-9][a-z0-9._-]*(?::[\w.-]+|[ \t]{2,}[\w.-]+[ \t]{2,}[0-9a-f]{12}\b)",
     re.M,
 )
@@ -500,9 +502,8 @@ def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
         return True
     # "owner": "u"
     key = _KEY_LEFT.search(view, max(0, s - 40), s)  # ("nameWithOwner": "u/repo": the repository's owner)
-    return key is not None and (
-        after in "\"'\\ \t\r\n,}" or j == n or after == "/" and key["repo"] is not None
-    )
+    repo = key is not None and key["repo"] is not None and after == "/"
+    return key is not None and (after in "\"'\\ \t\r\n,}" or j == n or repo)
 
 
 def _glued_handle(view: str, s: int, e: int, n: int) -> bool:

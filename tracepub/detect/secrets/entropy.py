@@ -282,7 +282,7 @@ class ContextEntropy(Detector):
         return self._span(start, start + len(value), name, tier, "command", text)
 
     def _column(self, text: str, cell: tuple[int, int], name: str, tier: int) -> Span | None:
-        """A table's row: the name, then its value in the next cell (``columns``)."""
+        """A table's row (the value in the next cell) or a name/value pair (``columns.cell_value``)."""
         value = _clean(text[cell[0] : cell[1]])
         if not value_ok(value, tier, quoted=True):
             return None
