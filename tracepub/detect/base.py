@@ -56,7 +56,8 @@ class Trigger:
     ``line_patterns``: regexes on the folded raw line (and its views) that stand, on raw lines
     only, for ``literals``/``shapes``/``patterns``/``folded``: a cheap literal for every string,
     a precise (slower) check for the line skip, where a literal is too common in JSON itself
-    (``"name":`` keys). The same rules apply: necessary and escape-safe.
+    (``"name":`` keys), or for ``keys`` (a key and the kind of value the detector reads under it).
+    The same rules apply: necessary and escape-safe.
     ``shape_ends``: shapes (among ``shapes``) where ``shape_check`` matches only if no ASCII
     letter, digit or underscore follows the shape (``St(?!\\w)``; list a longer word that can
     follow, " street", as a shape of its own). In an ASCII text the automaton then looks for the

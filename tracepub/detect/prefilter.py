@@ -134,7 +134,9 @@ class Prefilter:
                 if not _PLAIN_KEY.fullmatch(k):
                     for lw in line_forms(k.lower()):
                         line_words.setdefault(lw, set()).add(i)
-            if plain:  # as a JSON key: quoted, then a colon (also in JSON written inside a string)
+            if (
+                plain and not trig.line_patterns
+            ):  # as a JSON key: quoted, then a colon (also in JSON inside a string)
                 value = _SPACED_VALUE if trig.keys_spaced else ""
                 self._key_patterns.append(
                     (

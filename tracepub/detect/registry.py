@@ -95,6 +95,9 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     from tracepub.detect.secrets.entropy import ContextEntropy
 
     detectors.append(ContextEntropy())
+    from tracepub.detect.secrets.bare import BareTokens
+
+    detectors.append(BareTokens())  # an output or a message that is one random token
     if cfg.detect_secrets:
         from tracepub.detect.secrets.secrets_ds import DetectSecrets
 

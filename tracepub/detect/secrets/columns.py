@@ -36,10 +36,15 @@ _VALUE_FIELD = re.compile(
 def cell_value(text: str, a: int, b: int) -> tuple[int, int] | None:
     """The value's span when the name at ``text[a:b]`` heads a row whose next cell holds it, or is
     a ``name`` field's value whose ``value`` field holds it."""
-    if _ROW_START.search(text, max(0, a - 12), a):
+    # (each regex is searched only where the characters it needs are there: most names are in prose)
+    row = max(0, a - 12)
+    if (row == 0 or text.find("\n", row, a) >= 0 or text.find("\\n", row, a) >= 0) and _ROW_START.search(
+        text, row, a
+    ):
         m = _CELL.match(text, b)
         return None if m is None else m.span("v")
-    if _NAME_FIELD.search(text, max(0, a - 80), a):
+    field = max(0, a - 80)
+    if text.find(":", field, a) >= 0 and _NAME_FIELD.search(text, field, a):
         m = _VALUE_FIELD.match(text, b)
         return None if m is None else m.span("qv" if m.group("qv") is not None else "uv")
     return None
