@@ -84,6 +84,14 @@ def test_only_under_output_and_message_keys(engine):
     assert BareTokens().scan(token, leaf("signature")) == []
     assert BareTokens().scan(f"the key is {token}", leaf("content")) == []  # prose: entropy's place
     assert BareTokens().scan(f"{token}\n{token}", leaf("content")) == []
+    assert BareTokens().scan(f"t={token}", leaf("content")) == []  # an assignment: the rules' and entropy's
+
+
+def test_a_rule_keeps_its_type_on_a_bare_prefixed_token(engine):
+    ghp = fake("{{github:ghp}}")
+    for text in (ghp, f"t={ghp}"):
+        engine.start_unit()
+        assert [s.type for s in engine.scan(text, leaf("content"))] == ["secret.github_token"], text
 
 
 def test_a_line_holding_only_a_bare_token_is_walked(engine):

@@ -38,7 +38,7 @@ OUTPUT_KEYS = (
     "result",
 )
 
-_TOKEN = r"[A-Za-z0-9+/=_.~-]{20,512}"
+_TOKEN = r"[A-Za-z0-9+/_.~-]{20,512}={0,2}"  # (= only as base64's padding: "t=ghp_…" is an assignment)
 _BARE = re.compile(
     r"[ \t\r\n]*"
     # Codex's exec_command output: its header, then the command's output
@@ -57,9 +57,9 @@ _HEXISH = re.compile(r"[0-9a-fA-F-]+")
 _END = r"""(?=\s|\\+[nrt]|\\*")"""
 _LINE_KEYED = (
     r'"(?:' + "|".join(OUTPUT_KEYS) + r')\\*"(?:\s|\\+[nrt])*:(?:\s|\\+[nrt])*\\*"(?:\s|\\+[nrt])*'
-    r"(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/=_.~-]{20,512}" + _END
+    r"(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
 )
-_LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/=_.~-]{20,512}" + _END
+_LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
 
 
 class BareTokens(Detector):
