@@ -90,7 +90,19 @@ SECRET_PLACES += [
         "67YQt@74FIq9Lm2",
     ),
 ]
+SECRET_PLACES += [  # a secret's name opening a mapping whose "value" holds it, in text that does not parse
+    (
+        'plan: {"db_password": {"sensitive": true, "type": "string", "value": "Qx7#fP2qLm8Rt7Vw"}, "endpoint": {',
+        "Qx7#fP2qLm8Rt7Vw",
+    ),
+    (
+        'stack: {"apiKey": {"secret": true, "value": "Zk9fP2qLm8Rt7Vw3Yz6Bn1Cd4Ef5"}',
+        "Zk9fP2qLm8Rt7Vw3Yz6Bn1Cd4Ef5",
+    ),
+]
 KEPT = [
+    '{"token": {"type": "string", "description": "the value: see docs"}} ...',
+    '"db_password": {"value": "${var.db_password}"}, "cut',
     "env:\n  - name: API_TOKEN\n    valueFrom:\n      secretKeyRef:\n        name: api\n        key: token",
     "- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}",
     "env:\n  - name: DB_PASSWORD\n  - name: PORT\n    value: '8080'",
@@ -150,3 +162,23 @@ def test_a_name_learned_in_one_session_is_found_in_anothers_groups_output(tmp_pa
     texts = _texts(out)
     assert not any("rose audio" in t for t in texts)
     assert any("a rose by any other name" in t for t in texts)
+
+
+def test_a_value_field_under_a_secrets_name_in_parsed_json_is_redacted(tmp_path):
+    """terraform output -json and Pulumi's stack output: the walker gives a "value" field its owner's
+    name ("db_password.value"), so the whole string under it is judged as the owner's."""
+    import json
+
+    password, key = "Qx7#fP2qLm8Rt7Vw", "Zk9fP2qLm8Rt7Vw3Yz6Bn1Cd4Ef5"
+    outputs = {
+        "db_password": {"sensitive": True, "type": "string", "value": password},
+        "endpoint": {"sensitive": False, "type": "string", "value": "db.internal.example.com:5432"},
+        "api": {"apiKey": {"secret": True, "value": key}, "region": {"value": "eu-west-1"}},
+    }
+    src = tmp_path / "src" / "projects" / "-srv-infra"
+    _claude(src / "s1.jsonl", "/srv/infra", [json.dumps(outputs, indent=2)])
+    out = tmp_path / "out"
+    _redact(tmp_path / "src", out)
+    texts = "\n".join(_texts(out))
+    assert password not in texts and key not in texts
+    assert "db.internal.example.com:5432" in texts and "eu-west-1" in texts

@@ -70,6 +70,7 @@ def test_a_bare_token_is_redacted_for_review(engine, template):
         "jjwt-jackson-0.11.2-SNAPSHOT.jar",
         "sha512-Xk9fP2qLm8Rt7Vw3Yz6Bn1Cd4Ef5Gh0JwQ==",
         "configuration_settings_loader",
+        "PasteYourAccessTokenHereWithoutQuotes",
     ],
 )
 def test_ids_and_words_printed_alone_stay(engine, value):

@@ -23,6 +23,8 @@ from tracepub.walk import blobs, escapes
 KEY = ("#key",)
 JSON = ("#json",)
 
+_VALUE_FIELDS = frozenset(("value", "Value", "VALUE"))
+
 # visit(text, path, key, parent_dict) -> replacement text
 Visit = Callable[[str, tuple, "str | None"], str]
 BlobHook = Callable[[str, tuple, str], None]
@@ -164,7 +166,10 @@ class Walker:
                 nk = k if not k or k in clean else self._visit(k, (*path, k, KEY), None)
                 cls = v.__class__
                 if cls is str:  # most values: strings, numbers, flags (no call to _walk for them)
-                    nv = self._string(v, (*path, k), k, value) if v else v
+                    # a "value" field is known by its owner's name too: terraform's and Pulumi's
+                    # outputs ({"db_password": {"sensitive": true, "value": ...}}) name it one level up
+                    vk = f"{key}.{k}" if key and k in _VALUE_FIELDS else k
+                    nv = self._string(v, (*path, k), vk, value) if v else v
                 elif cls is bool or cls is int or v is None or cls is float:
                     nv = v
                 else:

@@ -33,9 +33,14 @@ _VALUE_FIELD = re.compile(
 )
 
 
+# A name that opens a mapping (JSON written in text that did not parse: cut short, inside a log line):
+# the secret is the mapping's ``value`` field (terraform's ``"db_password": {"sensitive": true, "value": V}``).
+_OPENS = re.compile(r"""(?:\\?["'])?[ \t]*:[ \t]*\{""")
+
+
 def cell_value(text: str, a: int, b: int) -> tuple[int, int] | None:
-    """The value's span when the name at ``text[a:b]`` heads a row whose next cell holds it, or is
-    a ``name`` field's value whose ``value`` field holds it."""
+    """The value's span when the name at ``text[a:b]`` heads a row whose next cell holds it, is a
+    ``name`` field's value whose ``value`` field holds it, or opens a mapping with a ``value`` field."""
     # (each regex is searched only where the characters it needs are there: most names are in prose)
     row = max(0, a - 12)
     if (row == 0 or text.find("\n", row, a) >= 0 or text.find("\\n", row, a) >= 0) and _ROW_START.search(
@@ -46,5 +51,9 @@ def cell_value(text: str, a: int, b: int) -> tuple[int, int] | None:
     field = max(0, a - 80)
     if text.find(":", field, a) >= 0 and _NAME_FIELD.search(text, field, a):
         m = _VALUE_FIELD.match(text, b)
+        return None if m is None else m.span("qv" if m.group("qv") is not None else "uv")
+    opens = _OPENS.match(text, b)
+    if opens is not None:
+        m = _VALUE_FIELD.match(text, opens.end())
         return None if m is None else m.span("qv" if m.group("qv") is not None else "uv")
     return None
