@@ -586,3 +586,15 @@ def test_pipeline_planted_secrets_do_not_leak(tmp_path):
     assert "<SECRET_" in dataset
     for line in dataset.splitlines():
         json.loads(line)  # still valid JSONL
+
+
+@pytest.mark.parametrize("length", [16, 20, 24, 32])
+def test_random_hex_keys_of_every_length_are_found_in_their_places(engine, length):
+    """Random hex has less entropy per character than base62: a floor set for base62 turned away a
+    third of random 20-character hex keys (filters.entropy_floor's hex floor)."""
+    rng = random.Random(length)
+    for _ in range(150):
+        key = "".join(rng.choice("0123456789abcdef") for _ in range(length))
+        for text in (f"API_KEY={key}", f'headers={{"Authorization": "Bearer {key}"}}'):
+            engine.start_unit()
+            assert key in [text[s.start : s.end] for s in engine.scan(text, TEXT)], text

@@ -39,13 +39,13 @@ import re
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import validators
 from tracepub.detect.secrets.filters import (
+    entropy_enough,
     is_doc_example,
     is_password_placeholder,
     is_placeholder,
     is_reference,
     looks_random,
     lowered,
-    shannon,
     wordy,
 )
 from tracepub.detect.secrets.keywords import KeywordIndex
@@ -208,7 +208,7 @@ class PatternDetector(Detector):
                 continue  # okta in rookTable, sumo in sumOfExposures; a name or a word as the value
             if rule.truncated and not _cut_here(text, start, end):
                 continue
-            if rule.entropy is not None and shannon(secret) < rule.entropy:
+            if rule.entropy is not None and not entropy_enough(secret, rule.entropy):
                 continue
             if rule.random and (not looks_random(secret, 8) or is_reference(secret)):
                 continue
