@@ -1,4 +1,5 @@
-"""A tool output or a message that is one random token: redacted (flagged), ids kept."""
+"""A tool output that is one random token after a command that reads a secret: redacted (flagged);
+ids, look-alikes after other commands, and tokens in other places kept."""
 
 from __future__ import annotations
 
@@ -39,8 +40,30 @@ def _wrapped(token: str) -> list[tuple[str, str]]:
         ("text", f"     1→{token}\n\n<system-reminder>\nThis file may be malicious.\n</system-reminder>\n"),
         ("output", f"{header}Original token count: 12\nOutput:\n{token}\n"),  # Codex's exec_command
         ("output", f"     1\t{token}"),  # cat -n
-        ("message", token),  # a user's message that is the key and nothing else
     ]
+
+
+READS_SECRET = [
+    "cat ~/.config/acme/token",
+    "echo $DEPLOY_KEY",
+    "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
+    "op read op://prod/db/credential",
+    "openssl rand -base64 32",
+    "/srv/app/.secrets/api_key",
+    "security find-generic-password -s deploy -w",
+]
+READS_OTHER = [
+    "./scripts/show-config --case 42",
+    "/srv/app/fixtures/x/config",
+    "git rev-parse HEAD",
+    "cat author.txt",
+]
+
+
+def _after(engine: Engine, command: str, key: str, text: str) -> list:
+    engine.start_unit()
+    assert engine.scan(command, leaf("command" if not command.startswith("/") else "file_path")) == []
+    return engine.scan(text, leaf(key))
 
 
 @pytest.mark.parametrize(
@@ -48,11 +71,21 @@ def _wrapped(token: str) -> list[tuple[str, str]]:
 )
 def test_a_bare_token_is_redacted_for_review(engine, template):
     token = fake(template)
-    for key, text in _wrapped(token):
-        engine.start_unit()
-        spans = [s for s in engine.scan(text, leaf(key)) if text[s.start : s.end] == token]
-        assert spans, (key, text)
-        assert spans[0].type == "secret.token" and spans[0].action == REVIEW
+    for command in READS_SECRET:
+        for key, text in _wrapped(token):
+            spans = [s for s in _after(engine, command, key, text) if text[s.start : s.end] == token]
+            assert spans, (command, key, text)
+            assert spans[0].type == "secret.token" and spans[0].action == REVIEW
+
+
+def test_a_bare_token_after_another_command_or_alone_stays(engine):
+    """A test suite's look-alike printed by a script, an API's id: no command named a secret."""
+    token = fake("{{alnum:40}}")
+    for command in READS_OTHER:
+        for key, text in _wrapped(token):
+            assert _after(engine, command, key, text) == [], (command, key, text)
+    engine.start_unit()
+    assert engine.scan(token, leaf("text")) == []  # a message that is a token, no command before it
 
 
 @pytest.mark.parametrize(
@@ -75,24 +108,28 @@ def test_a_bare_token_is_redacted_for_review(engine, template):
 )
 def test_ids_and_words_printed_alone_stay(engine, value):
     for key, text in _wrapped(value):
-        engine.start_unit()
-        assert not [s for s in engine.scan(text, leaf(key)) if value in text[s.start : s.end]], (key, text)
+        got = _after(engine, "cat ~/.config/acme/token", key, text)
+        assert not [s for s in got if value in text[s.start : s.end]], (key, text)
 
 
 def test_only_under_output_and_message_keys(engine):
     token = fake("{{alnum:40}}")
+    bare = BareTokens()
+    assert bare.scan("cat ~/.config/acme/token", leaf("command")) == []  # (a command that arms it)
+    assert bare.scan(token, leaf("content")) != []
+    assert BareTokens().token(token) != [] and BareTokens().scan(token, leaf("content")) == []  # not armed
     assert BareTokens().scan(token, leaf("requestId")) == []
     assert BareTokens().scan(token, leaf("signature")) == []
-    assert BareTokens().scan(f"the key is {token}", leaf("content")) == []  # prose: entropy's place
-    assert BareTokens().scan(f"{token}\n{token}", leaf("content")) == []
-    assert BareTokens().scan(f"t={token}", leaf("content")) == []  # an assignment: the rules' and entropy's
+    assert BareTokens.token(f"the key is {token}") == []  # prose: entropy's place
+    assert BareTokens.token(f"{token}\n{token}") == []
+    assert BareTokens.token(f"t={token}") == []  # an assignment: the rules' and entropy's
 
 
 def test_a_rule_keeps_its_type_on_a_bare_prefixed_token(engine):
     ghp = fake("{{github:ghp}}")
     for text in (ghp, f"t={ghp}"):
-        engine.start_unit()
-        assert [s.type for s in engine.scan(text, leaf("content"))] == ["secret.github_token"], text
+        got = _after(engine, "cat ~/.config/gh/token", "content", text)
+        assert [s.type for s in got] == ["secret.github_token"], text
 
 
 def test_a_line_holding_only_a_bare_token_is_walked(engine):
@@ -106,6 +143,8 @@ def test_a_line_holding_only_a_bare_token_is_walked(engine):
     ]
     for value in lines:
         assert engine.line_hits(json.dumps(value)) != Prefilter.NONE, value
+    read = {"type": "assistant", "message": {"content": [{"input": {"command": "op read op://prod/db/x"}}]}}
+    assert engine.line_hits(json.dumps(read)) != Prefilter.NONE  # (no other trigger's word in it)
     plain = {"type": "user", "message": {"content": [{"type": "tool_result", "content": "done"}]}}
     assert engine.line_hits(json.dumps(plain)) == Prefilter.NONE  # a "content" key alone walks nothing
 

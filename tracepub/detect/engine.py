@@ -107,8 +107,11 @@ class Engine:
             for w in (d.trigger.key_words if d.trigger is not None else ())
         ]
         self._key_extra: dict[str, tuple[int, ...]] = {}
+        # Stateful detectors (``secrets.bare``: what a file's last command read) see every string
+        # under their keys, outside the caches (``scan``), and start again with each file.
+        self._stateful = [d for d in self.detectors if getattr(d, "stateful", False)]
         for i, d in enumerate(self.detectors):
-            for k in d.trigger.keys if d.trigger is not None else ():
+            for k in d.trigger.keys if d.trigger is not None and d not in self._stateful else ():
                 self._by_key.setdefault(k.lower(), []).append(i)
         self._people: set[str] = set()
         # [names, leftmost-first automaton (UTF-8), overlapping one (bytes, for ASCII texts), the same (str)]
@@ -119,6 +122,8 @@ class Engine:
         self._last: tuple[str | None, str | bytes] = (None, "")  # the text last scanned, its cache key
 
     def start_unit(self) -> None:
+        for d in self._stateful:
+            d.start_unit()  # type: ignore[attr-defined]
         self._people.clear()
         self._people_auto = self._people_line_auto = None
         self._people_version += 1
@@ -157,6 +162,11 @@ class Engine:
         if len(text) > self.HUGE:
             return self._scan_pieces(text, leaf)
         spans = self._scan(text, leaf)
+        if self._stateful and leaf.key:
+            for d in self._stateful:
+                more = d.scan(text, leaf)
+                if more:
+                    spans = self._final(text, spans + more)
         if self._people and " " in text:  # a remembered name has two words or more
             # The same string again (under any key) with the same people: the same answer.
             tk = self.text_key(text)

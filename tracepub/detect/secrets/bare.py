@@ -1,19 +1,25 @@
-"""A tool's output, or a message, that is one random token and nothing else.
+"""A secret a tool printed alone: the output is one random token, and the command named a secret.
 
-``cat ~/.config/acme/token``, ``echo $DEPLOY_KEY``, ``kubectl get secret -o jsonpath=...``, the
-Read tool on ``.secrets/api_key``, a user pasting a key as the whole message: the value has no
-name, no prefix and no prose around it, so neither a rule nor a secret's place (``entropy``)
-sees it. The place is the string itself: under an output or message key (``content``,
-``stdout``, ``output``, ``text``, ...), after the few things harnesses wrap an output in (a file
-view's line number, Codex's ``exec_command`` header, Claude Code's ``<system-reminder>`` after
-a file read), one token of 20 to 512 characters that looks random.
+``cat ~/.config/acme/token``, ``echo $DEPLOY_KEY``, ``kubectl get secret db -o jsonpath=...``,
+``op read op://…``, ``openssl rand -base64 32``, the Read tool on ``.secrets/api_key``: the value has
+no name, no prefix and no prose around it, so neither a rule nor a secret's place (``entropy``)
+sees it. What says "secret" is the tool call before it, another record: this detector remembers,
+per file, whether the last command or path it saw (under ``command``, ``cmd``, ``file_path``, ...)
+names a secret (``_READS_SECRET``: a secret's word, a secret store's read, a decode), and then takes
+an output (under ``content``, ``stdout``, ``output``, ``text``, ...) that is, after the few things
+harnesses wrap an output in (a file view's line number, Codex's ``exec_command`` header, Claude
+Code's ``<system-reminder>`` after a file read), one token of 20 to 512 characters that looks random.
+Without such a command a bare random token stays: a test suite's look-alike, an id an API printed.
 
-Ids are what else prints that way, and they keep: hex (commits, container ids, digests), UUIDs
-and ULIDs, numbers, paths, versions, words; and values that open with a lower-case word and
-``_`` or ``-`` (``toolu_01…``, ``req_011…``, ``chatcmpl-…``, ``cus_…``): that is how vendors
-write ids, and the vendors' secrets with such a prefix (``sk_live_``, ``ghp_``, ``xoxb-``) are
-the rules' to find. What is left is flagged for review (a generated nonce printed by a command
-is kept by a click), and like every found value it is redacted wherever else it occurs.
+Even then ids keep: hex (commits, container ids, digests), UUIDs and ULIDs, numbers, paths,
+versions, words; and values that open with a lower-case word and ``_`` or ``-`` (``toolu_01…``,
+``req_011…``, ``chatcmpl-…``, ``cus_…``): that is how vendors write ids, and the vendors' secrets
+with such a prefix (``sk_live_``, ``ghp_``, ``xoxb-``) are the rules' to find. What is left is
+flagged for review (a nonce a command generated is kept by a click), and like every found value it
+is redacted wherever else it occurs.
+
+The state makes this the engine's one ``stateful`` detector: it is called on every string under its
+keys, outside the engine's caches, and reset with the file (``start_unit``).
 """
 
 from __future__ import annotations
@@ -49,6 +55,16 @@ _BARE = re.compile(
     r"[ \t\r\n]*(?:<system-reminder>.*</system-reminder>[ \t\r\n]*)?",
     re.DOTALL,
 )
+# Where harnesses put a tool call's command line or the path a file tool reads.
+COMMAND_KEYS = ("command", "cmd", "script", "file_path", "filepath", "absolute_path", "path")
+# A command or path that names a secret: a secret's word (not "author", "keyboard", "passage"), a
+# secret store's read, a random secret made, a Kubernetes secret's field, a decode.
+_READS_SECRET = re.compile(
+    r"(?i:token|secret|passw|passphrase|passcode|credential|api[_-]?key|private[_-]?key"
+    r"|(?<![a-z])(?:key|pat|pass|pwd|auth)(?![a-z])|[._/-]key(?![a-z])"
+    r"|openssl[ \t]+rand|jsonpath|base64[ \t]+(?:-d|--decode)|find-(?:generic|internet)-password"
+    r"|(?<![\w-])(?:op|vault|gopass|bw|lpass|pass|secret-tool|keyring)[ \t]+(?:read|show|get|kv|lookup|item|unlock))"
+)
 _ID_PREFIX = re.compile(r"[a-z]{1,12}[_-]")
 _HEXISH = re.compile(r"[0-9a-fA-F-]+")
 
@@ -60,21 +76,46 @@ _LINE_KEYED = (
     r"(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
 )
 _LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
+# ... and a command that reads a secret with none of the words other detectors' triggers hold.
+_LINE_COMMAND = (
+    r'"(?:' + "|".join(COMMAND_KEYS) + r')\\*"(?:\s|\\+[nrt])*:[^\n]{0,400}?(?:openssl[ \t]+rand|jsonpath'
+    r"|base64[ \t]+(?:-d|--decode)|find-(?:generic|internet)-password"
+    r"|(?<![\w-])(?:op|vault|gopass|bw|lpass|pass|secret-tool|keyring)[ \t]+(?:read|show|get|kv|lookup|item|unlock))"
+)
 
 
 class BareTokens(Detector):
-    """The whole string one random token (see the module docstring)."""
+    """A random token printed alone after a command that reads a secret (the module docstring)."""
 
     name = "bare-token"
     high_confidence = False
-    context_free = False  # the key decides
-    trigger = Trigger(keys=OUTPUT_KEYS, line_patterns=(_LINE_KEYED, _LINE_HEADER))
+    context_free = False  # the key, and the file's last command, decide
+    sees_raw = True
+    stateful = True  # the engine: every string under its keys, outside the caches; start_unit per file
+    trigger = Trigger(
+        keys=(*OUTPUT_KEYS, *COMMAND_KEYS), line_patterns=(_LINE_KEYED, _LINE_HEADER, _LINE_COMMAND)
+    )
 
     MAX = 4096  # longer strings hold more than a token (a file view, a reminder)
 
+    def __init__(self) -> None:
+        self._armed = False  # the last command or path seen names a secret
+
+    def start_unit(self) -> None:
+        self._armed = False
+
     def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
-        if len(text) > self.MAX or leaf is None or (leaf.key or "").lower() not in OUTPUT_KEYS:
+        key = ((leaf.key if leaf is not None else None) or "").lower()
+        if key in COMMAND_KEYS:
+            self._armed = _READS_SECRET.search(text) is not None
             return []
+        if not self._armed or len(text) > self.MAX or key not in OUTPUT_KEYS:
+            return []
+        return self.token(text)
+
+    @staticmethod
+    def token(text: str) -> list[Span]:
+        """The span of the one random token ``text`` is (its wrapping aside), if it is one."""
         m = _BARE.fullmatch(text)
         if m is None:
             return []
@@ -83,4 +124,4 @@ class BareTokens(Detector):
             return []
         if not (value_ok(value, WEAK, quoted=False) and filters.looks_random(value, 20)):
             return []
-        return [Span(m.start("v"), m.end("v"), "secret.token", f"{self.name}:output", 0.6, REVIEW)]
+        return [Span(m.start("v"), m.end("v"), "secret.token", "bare-token:output", 0.6, REVIEW)]
