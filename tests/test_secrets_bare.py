@@ -91,8 +91,7 @@ def test_a_bare_token_after_another_command_or_alone_stays(engine):
 @pytest.mark.parametrize(
     "value",
     [
-        "9fceb02d0ae598e95dc970b74767f19372d61af8",  # git rev-parse HEAD
-        "3f9a1c0e-2b7d-4c8e-9a1f-2d5e7b9c0a11",  # uuidgen
+        "9fceb02d0ae598e95dc970b74767f19372d61af8",  # a commit id, even after a command naming a secret
         "01HZX3K9J8Q4M6V2N7P5R1T0WB",  # a ULID
         "toolu_01Xk9fP2qLm8Rt7Vw3Yz6Bn1",  # vendors' ids open with a word and _ or -
         "req_011CUxk9fP2qLm8Rt7Vw3Yz6",
@@ -184,3 +183,11 @@ def test_pipeline_redacts_every_copy_of_a_secret_read_bare(tmp_path):
     assert token not in dataset
     assert "toolu_01" in dataset and "cat ~/.config/acme/key" in dataset
     assert dataset.count("<SECRET_TOKEN_") >= 3  # the output, its copy, and the prose that names it
+
+
+def test_hex_and_uuids_after_a_command_naming_a_secret_are_keys(engine):
+    """Rails' config/master.key is 32 hex characters, a Heroku API key a UUID."""
+    for value in ("4f0c1e9a8b7d6c5e3a2f1b0d9c8e7a6b", "3f9a1c0e-2b7d-4c8e-9a1f-2d5e7b9c0a11"):
+        got = _after(engine, "cat config/master.key", "content", value + "\n")
+        assert [value] == [value[s.start : s.end] for s in got if s.type == "secret.token"], value
+    assert _after(engine, "git rev-parse HEAD", "content", "4f0c1e9a8b7d6c5e3a2f1b0d9c8e7a6b\n") == []

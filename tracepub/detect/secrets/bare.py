@@ -11,8 +11,9 @@ harnesses wrap an output in (a file view's line number, Codex's ``exec_command``
 Code's ``<system-reminder>`` after a file read), one token of 20 to 512 characters that looks random.
 Without such a command a bare random token stays: a test suite's look-alike, an id an API printed.
 
-Even then ids keep: hex (commits, container ids, digests), UUIDs and ULIDs, numbers, paths,
-versions, words; and values that open with a lower-case word and ``_`` or ``-`` (``toolu_01…``,
+After such a command hex and UUIDs count (Rails' ``master.key``, ``openssl rand -hex``, a Heroku
+key), except 40 hex characters, git's commit ids (``git log -1 --format=%H -- src/auth/``). Ids
+keep: ULIDs, numbers, paths, versions, words; and values that open with a lower-case word and ``_`` or ``-`` (``toolu_01…``,
 ``req_011…``, ``chatcmpl-…``, ``cus_…``): that is how vendors write ids, and the vendors' secrets
 with such a prefix (``sk_live_``, ``ghp_``, ``xoxb-``) are the rules' to find. What is left is
 flagged for review (a nonce a command generated is kept by a click), and like every found value it
@@ -28,7 +29,7 @@ import re
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters
-from tracepub.detect.secrets.names import WEAK
+from tracepub.detect.secrets.names import STRONG, WEAK
 from tracepub.detect.secrets.values import value_ok
 from tracepub.model import REVIEW, Leaf, Span
 
@@ -120,8 +121,12 @@ class BareTokens(Detector):
         if m is None:
             return []
         value = m.group("v")
-        if _ID_PREFIX.match(value) or _HEXISH.fullmatch(value) or value.isdigit() or "//" in value:
+        hexish = _HEXISH.fullmatch(value) is not None
+        if _ID_PREFIX.match(value) or value.isdigit() or "//" in value or (hexish and len(value) == 40):
             return []
-        if not (value_ok(value, WEAK, quoted=False) and filters.looks_random(value, 20)):
+        # hex and UUIDs judged as under a strong name (a key's own formats), any other token as under a weak one
+        if not (
+            value_ok(value, STRONG if hexish else WEAK, quoted=False) and filters.looks_random(value, 20)
+        ):
             return []
         return [Span(m.start("v"), m.end("v"), "secret.token", "bare-token:output", 0.6, REVIEW)]
