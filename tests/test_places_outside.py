@@ -100,7 +100,16 @@ SECRET_PLACES += [  # a secret's name opening a mapping whose "value" holds it, 
         "Zk9fP2qLm8Rt7Vw3Yz6Bn1Cd4Ef5",
     ),
 ]
+SECRET_PLACES += [  # prose that names the secret after its value
+    ("use Qx7#fP2qLm8 as the admin password", "Qx7#fP2qLm8"),
+    ("Set `k9fP2qLm8Rt7Vw3Yz6Bn1` as the API token for staging", "k9fP2qLm8Rt7Vw3Yz6Bn1"),
+]
 KEPT = [
+    "use this as the password field label",
+    "use bcrypt as the password hash",
+    "use SECRET_KEY as the secret",
+    "use something as the password for now",
+    "try it with 'hunterlong' as the password",
     '{"token": {"type": "string", "description": "the value: see docs"}} ...',
     '"db_password": {"value": "${var.db_password}"}, "cut',
     "env:\n  - name: API_TOKEN\n    valueFrom:\n      secretKeyRef:\n        name: api\n        key: token",

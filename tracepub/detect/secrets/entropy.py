@@ -40,7 +40,7 @@ from tracepub.detect.secrets import filters
 from tracepub.detect.secrets.columns import cell_value
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
-from tracepub.detect.secrets.labels import label_span, prose_password, weak_label_may_start
+from tracepub.detect.secrets.labels import label_span, prose_password, value_before, weak_label_may_start
 from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, code_shaped, last_part_tier, name_tier
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
 from tracepub.detect.secrets.values import base64_block_end as _base64_block_end
@@ -350,8 +350,10 @@ class ContextEntropy(Detector):
         m = _NEARBY.match(text, b)
         if m is None and tier == PASSWORD and (pw := prose_password(text, b)) is not None:
             return self._span(pw[0], pw[1], name, tier, "nearby", text)  # "the password for X is V"
-        if m is None:
-            return self._handed(text, a, b, name, tier) if a >= 0 else None
+        if m is None:  # "here's my key V"; "use V as the admin password" (labels.value_before)
+            span = self._handed(text, a, b, name, tier) if a >= 0 else None
+            vb = value_before(text, a, tier) if span is None and a >= 0 else None
+            return span if vb is None else self._span(vb[0], vb[1], name, tier, "nearby", text)
         value = _clean(m.group("uv"))
         gap = m.group(0)[: m.start("uv") - m.start()]
         owner = _OWNER.search(gap)
@@ -367,9 +369,7 @@ class ContextEntropy(Detector):
         if not (filters.looks_random(value, 16) or hexlike):
             return None
         if hexlike and len(value) in (40, 64) and not _handed_before(text, a):
-            return (
-                None  # a git SHA after "key ...:" is a commit ("here's my key for staging: <hex>" is a key)
-            )
+            return None  # a git SHA after "key ...:" is a commit ("here's my key for staging: <hex>" is one)
         return self._span(m.start("uv"), m.start("uv") + len(value), name, min(tier, STRONG), "nearby", text)
 
     def _handed(self, text: str, a: int, b: int, name: str, tier: int) -> Span | None:

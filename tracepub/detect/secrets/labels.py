@@ -202,6 +202,29 @@ def prose_password(text: str, end: int) -> tuple[int, int] | None:
     return m.start("v"), m.start("v") + len(v)
 
 
+# Prose that names the secret after its value: "use V as the admin password", "set V as the API token".
+_VALUE_BEFORE = re.compile(
+    r"""\b(?i:use|using|set|try|with)[ \t]{1,4}[`'"]?(?P<v>[A-Za-z0-9+/=_~.!@#$%^&*-]{8,128})[`'"]?"""
+    r""" (?i:as) (?:(?i:the|my|our|your|a|an|its)[ \t]{1,4})?(?:[\w-]{1,20}[ \t]{1,4})?\Z"""
+)
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
+
+
+def value_before(text: str, start: int, tier: int) -> tuple[int, int] | None:
+    """The value prose gives before a secret's name starting at ``start`` (``_VALUE_BEFORE``): one
+    with a digit or a sign, not a variable's name, worth its tier. Looked for only where " as "
+    stands just before the name (the cheap test: most secret words in prose have no value before)."""
+    if start < 12 or " as " not in text[max(0, start - 32) : start].lower():
+        return None
+    m = _VALUE_BEFORE.search(text, max(0, start - 200), start)
+    if m is None:
+        return None
+    v = m.group("v")
+    if all(c.isalpha() for c in v) or _ENV_NAME.fullmatch(v) or not value_ok(v, tier, quoted=True):
+        return None
+    return m.span("v")
+
+
 def weak_label_may_start(text: str, start: int) -> bool:
     """Whether a label may start at this "private" / "access": written lower case it needs a vendor's
     name one separator before (``pandadoc private V``) or glued (``speechtextaccess-V``), not
