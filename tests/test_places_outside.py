@@ -100,11 +100,22 @@ SECRET_PLACES += [  # a secret's name opening a mapping whose "value" holds it, 
         "Zk9fP2qLm8Rt7Vw3Yz6Bn1Cd4Ef5",
     ),
 ]
+SECRET_PLACES += [  # a Dockerfile's ENV, "has been set to", a token shown after a blank line
+    ("FROM node:22\nENV DB_PASS Qx7fP2qLm8Rt7Vw3\nRUN npm ci", "Qx7fP2qLm8Rt7Vw3"),
+    ("root password has been set to Qx7#fP2qLm8", "Qx7#fP2qLm8"),
+    (
+        "Copy this token now, it won't be shown again:\n\n  Zk9fP2qLm8Rt7Vw3Yz6Bn1Cd\n",
+        "Zk9fP2qLm8Rt7Vw3Yz6Bn1Cd",
+    ),
+]
 SECRET_PLACES += [  # prose that names the secret after its value
     ("use Qx7#fP2qLm8 as the admin password", "Qx7#fP2qLm8"),
     ("Set `k9fP2qLm8Rt7Vw3Yz6Bn1` as the API token for staging", "k9fP2qLm8Rt7Vw3Yz6Bn1"),
 ]
 KEPT = [
+    "ENV TOKEN_TTL 3600",
+    "ENV PASSWORD_MIN_LENGTH twelve",
+    "the password has been set to expire",
     "use this as the password field label",
     "use bcrypt as the password hash",
     "use SECRET_KEY as the secret",

@@ -76,7 +76,7 @@ _FLAG = re.compile(
 )
 _REAL_ASSIGNMENT = re.compile(r"""(?:\\?["'`])?\]?[ \t]{0,8}(?:[:=]|=>)""")
 _NEARBY = re.compile(
-    r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))(?:[ \t]{1,4}|[ \t]{0,4}\r?\n[ \t]{0,8})[`'\"]?"
+    r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))(?:[ \t]{1,4}|(?:[ \t]{0,4}\r?\n){1,2}[ \t]{0,8})[`'\"]?"
     r"(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
 )
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-ñ")
@@ -264,9 +264,7 @@ class ContextEntropy(Detector):
         aws_secret_access_key X``, ``git config --global github.token X``, ``npm config set
         //registry.example.com/:_authToken X``, ``ngrok config add-authtoken X`` (read as ``config add``)."""
         before = text[max(0, a - 80) : a]  # (cheap tests first: a _SET_BEFORE match ends so, holds one)
-        if not (
-            before[-1:] in (" ", "\t", "/", ":") and any(w in before for w in ("set", "add", "put", "config"))
-        ):
+        if not (before[-1:] in " \t/:" and any(w in before for w in ("set", "add", "put", "config", "ENV"))):
             return None
         said = before + name[:3] + " " if name[:4].lower() in ("add-", "set-") else ""
         if not (_SET_BEFORE.search(said) if said else _SET_BEFORE.search(text, max(0, a - 80), a)):
@@ -458,7 +456,7 @@ _ELEMENT = re.compile(
 # Before a name whose value follows a blank: a command that sets it.
 _SET_BEFORE = re.compile(
     r"(?:\b(?:configure|config|secrets?|env|vars?|credentials?|keys?)[ \t]+(?:set|add|put)"
-    r"|\bgit[ \t]+config(?:[ \t]+--?[\w-]+)*|\bset)[ \t]+(?:[^\s]*[/:])?\Z"
+    r"|\bgit[ \t]+config(?:[ \t]+--?[\w-]+)*|\bset|(?:\A|\n|\\n)[ \t]*ENV)[ \t]+(?:[^\s]*[/:])?\Z"  # ENV: a Dockerfile's
 )
 _SET_VALUE = re.compile(
     r"""[ \t]{1,4}(?:(?P<q>["'])(?P<qv>[^"'\n]{1,1024})(?P=q)|(?P<uv>[^\s"'`;&|\\]{1,1024}))"""
