@@ -191,3 +191,15 @@ def test_hex_and_uuids_after_a_command_naming_a_secret_are_keys(engine):
         got = _after(engine, "cat config/master.key", "content", value + "\n")
         assert [value] == [value[s.start : s.end] for s in got if s.type == "secret.token"], value
     assert _after(engine, "git rev-parse HEAD", "content", "4f0c1e9a8b7d6c5e3a2f1b0d9c8e7a6b\n") == []
+
+
+def test_a_password_files_lines_after_reading_it(engine):
+    """cat ~/.pgpass: host:port:database:user:password lines, each password redacted; a reference stays."""
+    text = "db.internal:5432:orders:app:Qx7fP2qLm8Rt7Vw3\n*:*:*:postgres:s3cr3t-Pw!\nlocalhost:5432:*:ro:$PGPASS\n"
+    got = [(text[s.start : s.end], s.type) for s in _after(engine, "cat ~/.pgpass", "content", text)]
+    assert got == [("Qx7fP2qLm8Rt7Vw3", "secret.password"), ("s3cr3t-Pw!", "secret.password")]
+    assert _after(engine, "cat notes/hosts.txt", "content", text) == []
+    assert (
+        engine.line_hits(json.dumps({"content": "db.internal:5432:orders:app:Qx7fP2qLm8Rt7Vw3"}))
+        != Prefilter.NONE
+    )

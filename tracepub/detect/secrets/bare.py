@@ -10,6 +10,8 @@ an output (under ``content``, ``stdout``, ``output``, ``text``, ...) that is, af
 harnesses wrap an output in (a file view's line number, Codex's ``exec_command`` header, Claude
 Code's ``<system-reminder>`` after a file read), one token of 20 to 512 characters that looks random.
 Without such a command a bare random token stays: a test suite's look-alike, an id an API printed.
+After one, the lines of a PostgreSQL password file (``cat ~/.pgpass``: ``host:port:db:user:password``)
+give their passwords too (redacted: that file holds nothing else).
 
 After such a command hex and UUIDs count (Rails' ``master.key``, ``openssl rand -hex``, a Heroku
 key), except 40 hex characters, git's commit ids (``git log -1 --format=%H -- src/auth/``). Ids
@@ -29,9 +31,9 @@ import re
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters
-from tracepub.detect.secrets.names import STRONG, WEAK
+from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK
 from tracepub.detect.secrets.values import value_ok
-from tracepub.model import REVIEW, Leaf, Span
+from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
 # Where harnesses put a tool's output or a message's text (lower case; the engine compares so).
 OUTPUT_KEYS = (
@@ -61,10 +63,15 @@ COMMAND_KEYS = ("command", "cmd", "script", "file_path", "filepath", "absolute_p
 # A command or path that names a secret: a secret's word (not "author", "keyboard", "passage"), a
 # secret store's read, a random secret made, a Kubernetes secret's field, a decode.
 _READS_SECRET = re.compile(
-    r"(?i:token|secret|passw|passphrase|passcode|credential|api[_-]?key|private[_-]?key"
+    r"(?i:token|secret|passw|passphrase|passcode|credential|api[_-]?key|private[_-]?key|pgpass"
     r"|(?<![a-z])(?:key|pat|pass|pwd|auth)(?![a-z])|[._/-]key(?![a-z])"
     r"|openssl[ \t]+rand|jsonpath|base64[ \t]+(?:-d|--decode)|find-(?:generic|internet)-password"
     r"|(?<![\w-])(?:op|vault|gopass|bw|lpass|pass|secret-tool|keyring)[ \t]+(?:read|show|get|kv|lookup|item|unlock))"
+)
+# A line of PostgreSQL's password file (``~/.pgpass``, ``PGPASSFILE``): host:port:database:user:password.
+_PGPASS_LINE = re.compile(
+    r"(?m)^[ \t]*(?:\d{1,6}(?:→|\t))?(?:[\w.-]+|\*):(?:\d{1,5}|\*):(?:[\w.$-]+|\*):(?:[\w.@$-]+|\*)"
+    r":(?P<v>[^\s:]{4,128})[ \t]*$"
 )
 _ID_PREFIX = re.compile(r"[a-z]{1,12}[_-]")
 _HEXISH = re.compile(r"[0-9a-fA-F-]+")
@@ -75,6 +82,9 @@ _END = r"""(?=\s|\\+[nrt]|\\*")"""
 _LINE_KEYED = (
     r'"(?:' + "|".join(OUTPUT_KEYS) + r')\\*"(?:\s|\\+[nrt])*:(?:\s|\\+[nrt])*\\*"(?:\s|\\+[nrt])*'
     r"(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
+)
+_LINE_PGPASS = (
+    r"""(?:[a-z0-9_.-]+|\*):(?:0{1,5}|\*):(?:[a-z0-9_.$-]+|\*):(?:[a-z0-9_.@$-]+|\*):[^\s:\\"]{4,128}"""
 )
 _LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
 # ... and a command that reads a secret with none of the words other detectors' triggers hold.
@@ -94,7 +104,8 @@ class BareTokens(Detector):
     sees_raw = True
     stateful = True  # the engine: every string under its keys, outside the caches; start_unit per file
     trigger = Trigger(
-        keys=(*OUTPUT_KEYS, *COMMAND_KEYS), line_patterns=(_LINE_KEYED, _LINE_HEADER, _LINE_COMMAND)
+        keys=(*OUTPUT_KEYS, *COMMAND_KEYS),
+        line_patterns=(_LINE_KEYED, _LINE_HEADER, _LINE_COMMAND, _LINE_PGPASS),
     )
 
     MAX = 4096  # longer strings hold more than a token (a file view, a reminder)
@@ -112,7 +123,7 @@ class BareTokens(Detector):
             return []
         if not self._armed or len(text) > self.MAX or key not in OUTPUT_KEYS:
             return []
-        return self.token(text)
+        return self.token(text) or _pgpass(text)
 
     @staticmethod
     def token(text: str) -> list[Span]:
@@ -130,3 +141,12 @@ class BareTokens(Detector):
         ):
             return []
         return [Span(m.start("v"), m.end("v"), "secret.token", "bare-token:output", 0.6, REVIEW)]
+
+
+def _pgpass(text: str) -> list[Span]:
+    """The passwords of a password file's lines (``cat ~/.pgpass``), stand-ins and references aside."""
+    return [
+        Span(m.start("v"), m.end("v"), "secret.password", "bare-token:pgpass", 0.8, REDACTED)
+        for m in _PGPASS_LINE.finditer(text)
+        if value_ok(m.group("v"), PASSWORD, quoted=True)
+    ]
