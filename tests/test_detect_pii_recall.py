@@ -253,9 +253,22 @@ def test_national_ids_of_more_countries(engine):
         "TC kimlik no: 10000000146": "10000000146",
         "NHS number 943 476 5919": "943 476 5919",
         "Steuer-ID: 65929970489": "65929970489",
+        "passport number X12345678 expires 2031": "X12345678",
+        "Passport No: 533380006": "533380006",
+        '"passportNumber": "C01X00T47"': "C01X00T47",
     }
     for text, value in cases.items():
         assert value in values(engine, text, "pii.national_id"), text
+
+
+def test_passport_words_without_a_number_stay(engine):
+    for text in (
+        "the passport number field is required",
+        "passport photo 1234 x 5678",
+        "check passport expiry 20310402",
+        "passport: 2026",
+    ):
+        assert not values(engine, text, "pii.national_id"), text
 
 
 def test_bare_numbers_with_a_weak_check_need_their_name(engine):

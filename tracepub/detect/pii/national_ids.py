@@ -216,6 +216,18 @@ def _digits(check):
     return lambda v: check(re.sub(r"[^0-9]", "", v))
 
 
+def _passport(v: str) -> bool:
+    """Digits enough and varied; not a date written as eight digits (a passport's expiry, 20310402)."""
+    date = (
+        len(v) == 8
+        and v.isdigit()
+        and v[:2] in ("19", "20")
+        and "01" <= v[4:6] <= "12"
+        and "01" <= v[6:] <= "31"
+    )
+    return sum(c.isdigit() for c in v) >= 3 and len(set(v)) >= 4 and not date
+
+
 _S = r"[ _-]?"  # between a name's words: prose, snake_case and camelCase keys (``tax_file_number``, ``nhsNumber``)
 
 
@@ -248,6 +260,10 @@ _NAMED = (
      r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}", _digits(_de_taxid)),
     (r"nir|s[ée]curit[ée] sociale|num[ée]ro de s[ée]cu|insee",
      r"[12][0-9]{12}[0-9]{2}|[12](?: [0-9]{2}){3} [0-9]{3} [0-9]{3} [0-9]{2}", _fr_nir),
+    # A passport number after its name: no check digit outside the machine-readable zone, so the
+    # shapes most countries print (US/UK nine digits, a letter or two and six to eight digits, the
+    # German nine of letters and digits with three digits or more).
+    (rf"passport(?:{_S}(?:number|no|num|nr))?", r"[A-Z]{0,2}[0-9]{6,9}|[0-9A-Z]{9}", _passport),
 )  # fmt: skip
 _NAMED_RX = [(re.compile(rf"{_B}(?:{num}){_E}"), check) for _, num, check in _NAMED]
 # All the names in one pass (group ``n<i>``: which one).
@@ -302,7 +318,7 @@ class NationalIds(Detector):
                   "permanent resident", "turkish id", "turkish national id", "rrn", "resident registration",
                   "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
                   "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
-                  "codice fiscale", "c.f.", "fiscal code", "tax code",
+                  "codice fiscale", "c.f.", "fiscal code", "tax code", "passport",
                   *(w + c for w in ("sin", "ssn", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
                                                                                             '"', "'", ")", "_"))),
         shapes=_STRONG_SHAPES,
