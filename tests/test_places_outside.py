@@ -19,6 +19,9 @@ OWNER_PLACES = [
     "Host gh\n  HostName github.com\n  User grant\n  IdentityFile ~/.ssh/id_ed25519",  # ~/.ssh/config
     "github.com\n  ✓ Logged in to github.com account grant (keyring)",  # gh auth status
     "latest: Pulling from grant/export-worker",  # docker pull
+    "heroku: Logged in as grant on this machine",
+    "Merge pull request #42 from grant/fix-retry",  # a merge commit's subject
+    "remote: Permission to acme/orders.git denied to grant.",  # a refused push
     "REPOSITORY         TAG       IMAGE ID       CREATED\ngrant/orders-api   latest    3f2a1b9c8d7e   2 hours ago",
     '{"nameWithOwner":"grant/orders","url":"https://github.com/grant/orders"}',  # gh repo view
     "USER=grant\nLOGNAME=grant\nSHELL=/bin/bash",  # env
@@ -34,6 +37,7 @@ HARMLESS = [
     "@grant\ndef handler(): ...",  # a decorator, not a mention
     "Sure Grant funding works that way",  # no clause ends after the name
     "the account grants access",
+    "the policy denied to grant the role",
 ]
 
 

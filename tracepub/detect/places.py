@@ -26,7 +26,8 @@ package metadata fill these keys with made-up and public names); a path componen
 when "fork" is a word and "jofork" is not); ``u@`` of a user@host; a line's first column where
 the rest says it is an account (``who`` / ``last``: a terminal; ``getent passwd``; ``groups``;
 ``docker images``: ``u/app  tag  id``), ``"nameWithOwner": "u/repo"`` (``full_name``; or the whole
-string ``u/repo``), after ``User`` (ssh_config), "Logged in to github.com account", "Pulling from"; a
+string ``u/repo``), after ``User`` (ssh_config), "Logged in to github.com account", "Logged in as",
+"Pulling from", git's "Merge pull request #N from u/…" and "Permission to … denied to u."; a
 mention in prose (``ask @u``); and for a first name, a greeting, a reply or a sign-off (``detect.cues``).
 """
 
@@ -268,8 +269,7 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
         ),
         _AT,
     ),
-    # id
-    (re.compile(rf"\buid=\d+\((?P<u>{_NAME})\)(?:[ \t]+gid=\d+\((?P<g>{_NAME})\))?"), ("uid=",)),
+    (re.compile(rf"\buid=\d+\((?P<u>{_NAME})\)(?:[ \t]+gid=\d+\((?P<g>{_NAME})\))?"), ("uid=",)),  # id
     # ls -l: permissions, links, owner, group, size
     (
         re.compile(
@@ -279,15 +279,13 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
         ),
         ("rw-", "rwx", "r-x", "r--", "rws", "r-s"),
     ),
-    # ps aux: USER PID %CPU %MEM VSZ RSS
-    (
+    (  # ps aux: USER PID %CPU %MEM VSZ RSS
         re.compile(
             rf"{_BOL}(?P<u>{_NAME}\+?)[ \t]+\d+[ \t]+\d+\.\d[ \t]+\d+\.\d[ \t]+\d+[ \t]+\d+[ \t]", re.M
         ),
         (".",),
     ),
-    # uname -a
-    (
+    (  # uname -a
         re.compile(rf"{_BOL}(?:Linux|Darwin|FreeBSD)[ \t]+(?P<h>{_HOST})[ \t]+\d+\.\d+", re.M),
         ("Linux", "Darwin", "FreeBSD"),
     ),
@@ -440,7 +438,10 @@ _KEY_LEFT = re.compile(
 _SLUG_REST = re.compile(r"/[A-Za-z0-9][\w.-]{0,99}")
 # Before a known name, with a blank for an operator: ssh_config's ``User u``, ``gh auth status``'s
 # "Logged in to github.com account u", a registry path's namespace (``Pulling from u/app``).
-_WORD_LEFT = re.compile(r"(?:^[ \t]*User|(?i:logged in to [\w.-]+ (?:account|as))|Pulling from)[ \t]+$", re.M)
+_WORD_LEFT = re.compile(  # (and git's: a merge of a fork's branch, a push the server refused)
+    r"(?m)(?:^[ \t]*User|(?i:logged in (?:to [\w.-]+ (?:account|as)|as))|Pulling from"
+    r"|Merge pull request #\d+ from|Permission to [\w./-]+ denied to)[ \t]+$"
+)
 # System groups, as ``groups`` lists them after the account (``found.scan_forms`` looks for them too).
 SYSTEM_GROUPS = (
     "adm", "cdrom", "sudo", "dip", "plugdev", "lpadmin", "sambashare", "docker", "wheel", "staff", "admin",
@@ -462,9 +463,8 @@ _HOME_LEFT = re.compile(
 
 
 def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
-    """Whether the known account or host name at ``text[s:e]`` stands in an identity place
-    (``view``: the text's escaped view; ``own``: the user's own value, whose compounds are also
-    taken in source-file names)."""
+    """Whether the known account or host name at ``text[s:e]`` stands in an identity place (``view``: the
+    text's escaped view; ``own``: the user's own value, whose compounds also count in source-file names)."""
     n = len(view)
     if s >= 6 and (_HOME_LEFT.search(text, max(0, s - 12), s) or _HOME_LEFT.search(view, max(0, s - 12), s)):
         return True
@@ -490,12 +490,13 @@ def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
     if before in "/\\~" or pct or (before == ":" and _HANDLE_LEFT.search(view, max(0, s - 80), s)):
         if after in _COMPONENT_END or j == n:
             return own or j == e or not _CODE_EXT.search(view, s, j)
-    # u@host
-    if view.startswith("@", e) and _USER_AT.match(view, e):
+    if view.startswith("@", e) and _USER_AT.match(view, e):  # u@host
         return True
     if not left and (_LINE_AFTER.match(view, j) or s == 0 and _SLUG_REST.fullmatch(view, j)):
         return True  # (a whole string "u/repo": a repository's owner, as JSON inside a string holds it)
-    if _WORD_LEFT.search(view, max(0, s - 60), s) and (after in _COMPONENT_END or j == n):
+    if _WORD_LEFT.search(view, max(0, s - 60), s) and (
+        after in _COMPONENT_END or j == n or after == "." and view[j + 1 : j + 2] in ("", " ", "\n")
+    ):  # (a sentence's end: "denied to u.")
         return True
     # a mention in prose (``ask @u``; not a decorator at a line's start, nor an address)
     if before == "@" and left != "@" and (s < 2 or not view[s - 2].isalnum()) and after in " \t\r\n,.;:!?)":
@@ -507,8 +508,7 @@ def in_place(text: str, view: str, s: int, e: int, own: bool) -> bool:
 
 
 def _glued_handle(view: str, s: int, e: int, n: int) -> bool:
-    """``github.com:jofork/``: a handle starting with the name and a word, the two together not a
-    word (``markdown-it``, ``joyent`` are kept)."""
+    """``github.com:jofork/``: the name and a word, together no word (``markdown-it``, ``joyent`` kept)."""
     if not _HANDLE_LEFT.search(view, max(0, s - 80), s):
         return False
     j = e
