@@ -203,3 +203,10 @@ def test_a_password_files_lines_after_reading_it(engine):
         engine.line_hits(json.dumps({"content": "db.internal:5432:orders:app:Qx7fP2qLm8Rt7Vw3"}))
         != Prefilter.NONE
     )
+
+
+def test_a_long_login_password_printed_alone(engine):
+    """aws ecr get-login-password prints a base64 token of about two thousand characters."""
+    token = fake("{{b64:1800}}")
+    got = _after(engine, "aws ecr get-login-password --region eu-west-1", "stdout", token + "\n")
+    assert [token] == [token[s.start : s.end] for s in got]

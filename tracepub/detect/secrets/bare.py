@@ -8,7 +8,7 @@ per file, whether the last command or path it saw (under ``command``, ``cmd``, `
 names a secret (``_READS_SECRET``: a secret's word, a secret store's read, a decode), and then takes
 an output (under ``content``, ``stdout``, ``output``, ``text``, ...) that is, after the few things
 harnesses wrap an output in (a file view's line number, Codex's ``exec_command`` header, Claude
-Code's ``<system-reminder>`` after a file read), one token of 20 to 512 characters that looks random.
+Code's ``<system-reminder>`` after a file read), one token of 20 to 4,096 characters (an ECR login password is ~2,000) that looks random.
 Without such a command a bare random token stays: a test suite's look-alike, an id an API printed.
 After one, the lines of a PostgreSQL password file (``cat ~/.pgpass``: ``host:port:db:user:password``)
 give their passwords too (redacted: that file holds nothing else).
@@ -47,7 +47,7 @@ OUTPUT_KEYS = (
     "result",
 )
 
-_TOKEN = r"[A-Za-z0-9+/_.~-]{20,512}={0,2}"  # (= only as base64's padding: "t=ghp_…" is an assignment)
+_TOKEN = r"[A-Za-z0-9+/_.~-]{20,4096}={0,2}"  # (= only as base64's padding: "t=ghp_…" is an assignment)
 _BARE = re.compile(
     r"[ \t\r\n]*"
     # Codex's exec_command output: its header, then the command's output
@@ -81,12 +81,12 @@ _HEXISH = re.compile(r"[0-9a-fA-F-]+")
 _END = r"""(?=\s|\\+[nrt]|\\*")"""
 _LINE_KEYED = (
     r'"(?:' + "|".join(OUTPUT_KEYS) + r')\\*"(?:\s|\\+[nrt])*:(?:\s|\\+[nrt])*\\*"(?:\s|\\+[nrt])*'
-    r"(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
+    r"(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,4096}={0,2}" + _END
 )
 _LINE_PGPASS = (
     r"""(?:[a-z0-9_.-]+|\*):(?:0{1,5}|\*):(?:[a-z0-9_.$-]+|\*):(?:[a-z0-9_.@$-]+|\*):[^\s:\\"]{4,128}"""
 )
-_LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,512}={0,2}" + _END
+_LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,4096}={0,2}" + _END
 # ... and a command that reads a secret with none of the words other detectors' triggers hold.
 _LINE_COMMAND = (
     r'"(?:' + "|".join(COMMAND_KEYS) + r')\\*"(?:\s|\\+[nrt])*:[^\n]{0,400}?(?:openssl[ \t]+rand|jsonpath'
@@ -108,7 +108,7 @@ class BareTokens(Detector):
         line_patterns=(_LINE_KEYED, _LINE_HEADER, _LINE_COMMAND, _LINE_PGPASS),
     )
 
-    MAX = 4096  # longer strings hold more than a token (a file view, a reminder)
+    MAX = 8192  # longer strings hold more than a token (a file view, a reminder)
 
     def __init__(self) -> None:
         self._armed = False  # the last command or path seen names a secret
