@@ -188,6 +188,22 @@ def test_a_name_learned_in_one_session_is_found_in_anothers_groups_output(tmp_pa
     assert any("a rose by any other name" in t for t in texts)
 
 
+def test_a_name_learned_in_one_session_is_found_in_anothers_git_places(tmp_path):
+    """A colleague's word-like account name, learned from ls -l in one session, in another's merge
+    commit and refused push (found.scan_forms sends that file back for its identity places)."""
+    src = tmp_path / "src" / "projects" / "-home-jo-src-orders"
+    listing = "total 8\ndrwxr-xr-x  4 rose rose 4096 Mar  3 09:12 shared"
+    _claude(src / "s1.jsonl", "/home/jo/src/orders", [listing])
+    _claude(src / "s2.jsonl", "/home/jo/src/orders", ["Merge pull request #7 from rose/fix-retry"])
+    _claude(src / "s3.jsonl", "/home/jo/src/orders", ["remote: Permission to acme/x.git denied to rose."])
+    _claude(src / "s4.jsonl", "/home/jo/src/orders", ["a rose by any other name"])
+    out = tmp_path / "out"
+    _redact(tmp_path / "src", out)
+    texts = _texts(out)
+    assert not any("from rose/" in t or "denied to rose" in t for t in texts)
+    assert any("a rose by any other name" in t for t in texts)
+
+
 def test_a_value_field_under_a_secrets_name_in_parsed_json_is_redacted(tmp_path):
     """terraform output -json and Pulumi's stack output: the walker gives a "value" field its owner's
     name ("db_password.value"), so the whole string under it is judged as the owner's."""
