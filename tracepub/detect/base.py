@@ -95,6 +95,13 @@ class Detector:
     # safe default) also keys the cache on ``leaf.key`` and ``leaf.harness``. No detector may
     # depend on ``leaf.path`` beyond what ``leaf.prose`` says.
     context_free: bool = False
+    # True for a detector that remembers what it read earlier in a file (``secrets.bare``: the last
+    # command): the engine calls it on every string under its keys, outside its caches, and
+    # ``start_unit`` when a file starts.
+    stateful: ClassVar[bool] = False
+
+    def start_unit(self) -> None:
+        """A new file starts: a stateful detector forgets what it read."""
 
     def parts(self) -> list[Detector]:
         """The detectors the engine registers for this one: itself, or smaller parts with their

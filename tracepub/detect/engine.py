@@ -109,7 +109,7 @@ class Engine:
         self._key_extra: dict[str, tuple[int, ...]] = {}
         # Stateful detectors (``secrets.bare``: what a file's last command read) see every string
         # under their keys, outside the caches (``scan``), and start again with each file.
-        self._stateful = [d for d in self.detectors if getattr(d, "stateful", False)]
+        self._stateful = [d for d in self.detectors if d.stateful]
         for i, d in enumerate(self.detectors):
             for k in d.trigger.keys if d.trigger is not None and d not in self._stateful else ():
                 self._by_key.setdefault(k.lower(), []).append(i)
@@ -123,7 +123,7 @@ class Engine:
 
     def start_unit(self) -> None:
         for d in self._stateful:
-            d.start_unit()  # type: ignore[attr-defined]
+            d.start_unit()
         self._people.clear()
         self._people_auto = self._people_line_auto = None
         self._people_version += 1

@@ -134,9 +134,9 @@ class Prefilter:
                 if not _PLAIN_KEY.fullmatch(k):
                     for lw in line_forms(k.lower()):
                         line_words.setdefault(lw, set()).add(i)
-            if (
-                plain and not trig.line_patterns
-            ):  # as a JSON key: quoted, then a colon (also in JSON inside a string)
+            # as a JSON key: quoted, then a colon (also in JSON inside a string); a detector's
+            # line_patterns stand for its keys instead
+            if plain and not trig.line_patterns:
                 value = _SPACED_VALUE if trig.keys_spaced else ""
                 self._key_patterns.append(
                     (

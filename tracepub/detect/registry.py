@@ -97,7 +97,7 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     detectors.append(ContextEntropy())
     from tracepub.detect.secrets.bare import BareTokens
 
-    detectors.append(BareTokens())  # an output or a message that is one random token
+    detectors.append(BareTokens())  # a token a tool printed alone after a command naming a secret
     if cfg.detect_secrets:
         from tracepub.detect.secrets.secrets_ds import DetectSecrets
 

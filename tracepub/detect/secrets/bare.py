@@ -8,16 +8,17 @@ per file, whether the last command or path it saw (under ``command``, ``cmd``, `
 names a secret (``_READS_SECRET``: a secret's word, a secret store's read, a decode), and then takes
 an output (under ``content``, ``stdout``, ``output``, ``text``, ...) that is, after the few things
 harnesses wrap an output in (a file view's line number, Codex's ``exec_command`` header, Claude
-Code's ``<system-reminder>`` after a file read), one token of 20 to 4,096 characters (an ECR login password is ~2,000) that looks random.
+Code's ``<system-reminder>`` after a file read), one token of 20 to 4,096 characters (an ECR login
+password is ~2,000) that looks random.
 Without such a command a bare random token stays: a test suite's look-alike, an id an API printed.
 After one, the lines of a PostgreSQL password file (``cat ~/.pgpass``: ``host:port:db:user:password``)
 give their passwords too (redacted: that file holds nothing else).
 
 After such a command hex and UUIDs count (Rails' ``master.key``, ``openssl rand -hex``, a Heroku
 key), except 40 hex characters, git's commit ids (``git log -1 --format=%H -- src/auth/``). Ids
-keep: ULIDs, numbers, paths, versions, words; and values that open with a lower-case word and ``_`` or ``-`` (``toolu_01…``,
-``req_011…``, ``chatcmpl-…``, ``cus_…``): that is how vendors write ids, and the vendors' secrets
-with such a prefix (``sk_live_``, ``ghp_``, ``xoxb-``) are the rules' to find. What is left is
+keep: ULIDs, numbers, paths, versions, words; and values that open with a lower-case word and
+``_`` or ``-`` (``toolu_01…``, ``req_011…``, ``chatcmpl-…``, ``cus_…``): that is how vendors write
+ids, and the vendors' secrets with such a prefix (``sk_live_``, ``ghp_``, ``xoxb-``) are the rules' to find. What is left is
 flagged for review (a nonce a command generated is kept by a click), and like every found value it
 is redacted wherever else it occurs.
 
@@ -48,13 +49,13 @@ OUTPUT_KEYS = (
 )
 
 _TOKEN = r"[A-Za-z0-9+/_.~-]{20,4096}={0,2}"  # (= only as base64's padding: "t=ghp_…" is an assignment)
+_LINE_NUMBER = r"(?:\d{1,6}(?:→|\t))?"  # a file view's line number (Claude Code's Read, cat -n)
 _BARE = re.compile(
     r"[ \t\r\n]*"
     # Codex's exec_command output: its header, then the command's output
     r"(?:Chunk ID: [^\n]*\nWall time: [^\n]*\nProcess exited with code \d+\n(?:Original token count: [^\n]*\n)?"
     r"Output:\n)?"
-    r"[ \t]*(?:\d{1,6}(?:→|\t))?"  # a file view's line number (Claude Code's Read, cat -n)
-    rf"(?P<v>{_TOKEN})"
+    rf"[ \t]*{_LINE_NUMBER}(?P<v>{_TOKEN})"
     r"[ \t\r\n]*(?:<system-reminder>.*</system-reminder>[ \t\r\n]*)?",
     re.DOTALL,
 )
@@ -62,15 +63,18 @@ _BARE = re.compile(
 COMMAND_KEYS = ("command", "cmd", "script", "file_path", "filepath", "absolute_path", "path")
 # A command or path that names a secret: a secret's word (not "author", "keyboard", "passage"), a
 # secret store's read, a random secret made, a Kubernetes secret's field, a decode.
+# (The reads without a secret's word, which other detectors' triggers do not hold: ``_LINE_COMMAND``.)
+_STORE_READS = (
+    r"openssl[ \t]+rand|jsonpath|base64[ \t]+(?:-d|--decode)|find-(?:generic|internet)-password"
+    r"|(?<![\w-])(?:op|vault|gopass|bw|lpass|pass|secret-tool|keyring)[ \t]+(?:read|show|get|kv|lookup|item|unlock)"
+)
 _READS_SECRET = re.compile(
     r"(?i:token|secret|passw|passphrase|passcode|credential|api[_-]?key|private[_-]?key|pgpass"
-    r"|(?<![a-z])(?:key|pat|pass|pwd|auth)(?![a-z])|[._/-]key(?![a-z])"
-    r"|openssl[ \t]+rand|jsonpath|base64[ \t]+(?:-d|--decode)|find-(?:generic|internet)-password"
-    r"|(?<![\w-])(?:op|vault|gopass|bw|lpass|pass|secret-tool|keyring)[ \t]+(?:read|show|get|kv|lookup|item|unlock))"
+    rf"|(?<![a-z])(?:key|pat|pass|pwd|auth)(?![a-z])|[._/-]key(?![a-z])|{_STORE_READS})"
 )
 # A line of PostgreSQL's password file (``~/.pgpass``, ``PGPASSFILE``): host:port:database:user:password.
 _PGPASS_LINE = re.compile(
-    r"(?m)^[ \t]*(?:\d{1,6}(?:→|\t))?(?:[\w.-]+|\*):(?:\d{1,5}|\*):(?:[\w.$-]+|\*):(?:[\w.@$-]+|\*)"
+    rf"(?m)^[ \t]*{_LINE_NUMBER}(?:[\w.-]+|\*):(?:\d{{1,5}}|\*):(?:[\w.$-]+|\*):(?:[\w.@$-]+|\*)"
     r":(?P<v>[^\s:]{4,128})[ \t]*$"
 )
 _ID_PREFIX = re.compile(r"[a-z]{1,12}[_-]")
@@ -78,21 +82,21 @@ _HEXISH = re.compile(r"[0-9a-fA-F-]+")
 
 # The raw JSON line's side (``Trigger.line_patterns``, on the folded line: lower case, digits 0): one of
 # the keys, then a string that is a token with at most blanks, a line number or a header before it.
-_END = r"""(?=\s|\\+[nrt]|\\*")"""
+_LINE_TOKEN = (
+    r"""(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,4096}={0,2}(?=\s|\\+[nrt]|\\*")"""  # (and its end)
+)
 _LINE_KEYED = (
-    r'"(?:' + "|".join(OUTPUT_KEYS) + r')\\*"(?:\s|\\+[nrt])*:(?:\s|\\+[nrt])*\\*"(?:\s|\\+[nrt])*'
-    r"(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,4096}={0,2}" + _END
+    r'"(?:'
+    + "|".join(OUTPUT_KEYS)
+    + r')\\*"(?:\s|\\+[nrt])*:(?:\s|\\+[nrt])*\\*"(?:\s|\\+[nrt])*'
+    + _LINE_TOKEN
 )
 _LINE_PGPASS = (
     r"""(?:[a-z0-9_.-]+|\*):(?:0{1,5}|\*):(?:[a-z0-9_.$-]+|\*):(?:[a-z0-9_.@$-]+|\*):[^\s:\\"]{4,128}"""
 )
-_LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*(?:0{1,6}(?:→|\\+t|\t))?[a-z0-9+/_.~-]{20,4096}={0,2}" + _END
+_LINE_HEADER = r"output:(?:\n|\\+n)[ \t]*" + _LINE_TOKEN
 # ... and a command that reads a secret with none of the words other detectors' triggers hold.
-_LINE_COMMAND = (
-    r'"(?:' + "|".join(COMMAND_KEYS) + r')\\*"(?:\s|\\+[nrt])*:[^\n]{0,400}?(?:openssl[ \t]+rand|jsonpath'
-    r"|base64[ \t]+(?:-d|--decode)|find-(?:generic|internet)-password"
-    r"|(?<![\w-])(?:op|vault|gopass|bw|lpass|pass|secret-tool|keyring)[ \t]+(?:read|show|get|kv|lookup|item|unlock))"
-)
+_LINE_COMMAND = r'"(?:' + "|".join(COMMAND_KEYS) + rf')\\*"(?:\s|\\+[nrt])*:[^\n]{{0,400}}?(?:{_STORE_READS})'
 
 
 class BareTokens(Detector):

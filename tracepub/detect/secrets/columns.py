@@ -50,10 +50,10 @@ def cell_value(text: str, a: int, b: int) -> tuple[int, int] | None:
         return None if m is None else m.span("v")
     field = max(0, a - 80)
     if text.find(":", field, a) >= 0 and _NAME_FIELD.search(text, field, a):
-        m = _VALUE_FIELD.match(text, b)
-        return None if m is None else m.span("qv" if m.group("qv") is not None else "uv")
-    opens = _OPENS.match(text, b)
-    if opens is not None:
-        m = _VALUE_FIELD.match(text, opens.end())
-        return None if m is None else m.span("qv" if m.group("qv") is not None else "uv")
-    return None
+        at = b  # the mapping's next value field
+    elif (opens := _OPENS.match(text, b)) is not None:
+        at = opens.end()  # the value field of the mapping the name opens
+    else:
+        return None
+    m = _VALUE_FIELD.match(text, at)
+    return None if m is None else m.span("qv" if m.group("qv") is not None else "uv")

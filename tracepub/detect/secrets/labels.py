@@ -179,7 +179,8 @@ def _one_case(word: str) -> bool:
 
 
 # Prose that gives a password, after the word: "the password for the staging DB is V", "password for
-# admin: V", "the DB password was changed to V", "has been set to V" (a name right before ``:`` or ``=`` is the assignment's).
+# admin: V", "the DB password was changed to V", "has been set to V" (a name right before ``:`` or
+# ``=`` is the assignment's).
 _PROSE_PASSWORD = re.compile(
     r"""(?:[ \t]{1,4}for[ \t]{1,4}[^\n.;:!?=]{1,40}?)?"""
     r"""(?:[ \t]{0,4}:|[ \t]{1,4}(?:(?:(?:is|was|ha(?:s|ve)[ \t]{1,4}been)[ \t]{1,4})?(?:changed|reset|set|updated)[ \t]{1,4}to|is|was))"""
