@@ -107,14 +107,22 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     from tracepub.detect.pii.birth import DatesOfBirth
     from tracepub.detect.pii.handles import Handles
     from tracepub.detect.pii.keyed import KeyedValues
-    from tracepub.detect.pii.machines import Hostnames, NetworkConfig
+    from tracepub.detect.pii.machines import Hostnames, HostsLookup, NetworkConfig
     from tracepub.detect.pii.national_ids import NationalIds
     from tracepub.detect.pii.people import StructuredNames
     from tracepub.detect.pii.presidio import Presidio
 
     detectors.append(Presidio(ner=cfg.ner, ner_threshold=cfg.ner_threshold))  # parts(): + NER on prose
     detectors += [StructuredNames(), Handles(), Addresses()]
-    detectors += [NetworkConfig(), Hostnames(), DatesOfBirth(), AwsAccounts(), NationalIds(), KeyedValues()]
+    detectors += [
+        NetworkConfig(),
+        HostsLookup(),
+        Hostnames(),
+        DatesOfBirth(),
+        AwsAccounts(),
+        NationalIds(),
+        KeyedValues(),
+    ]
     return detectors
 
 

@@ -23,7 +23,24 @@ from tracepub.walk import blobs, escapes
 KEY = ("#key",)
 JSON = ("#json",)
 
-_VALUE_FIELDS = frozenset(("value", "Value", "VALUE"))
+_VALUE_FIELDS = frozenset(("value", "Value", "VALUE", "ParameterValue"))
+_NAME_FIELDS = ("name", "Name", "NAME", "key", "Key", "ParameterKey")
+
+
+def _value_key(owner: str | None, field: str, mapping: dict) -> str:
+    """The key a value field's string is scanned under: the name beside it where the mapping is a
+    name/value pair (Kubernetes' and ECS's ``{"name": N, "value": V}``, SSM's ``{"Name":
+    "/prod/db/password", "Value": V}``: a path's last part, CloudFormation's ``ParameterKey``), else
+    its owner's (terraform's and Pulumi's ``{"db_password": {"sensitive": true, "value": V}}``). An
+    SSM ``SecureString`` is a secret whatever its name. ``detect.secrets.names`` reads ``N.value``."""
+    if mapping.get("Type") == "SecureString":
+        return f"secret.{field}"
+    for f in _NAME_FIELDS:
+        name = mapping.get(f)
+        if name.__class__ is str and name:
+            return f"{name.rsplit('/', 1)[-1]}.{field}"
+    return f"{owner}.{field}" if owner else field
+
 
 # visit(text, path, key, parent_dict) -> replacement text
 Visit = Callable[[str, tuple, "str | None"], str]
@@ -166,9 +183,7 @@ class Walker:
                 nk = k if not k or k in clean else self._visit(k, (*path, k, KEY), None)
                 cls = v.__class__
                 if cls is str:  # most values: strings, numbers, flags (no call to _walk for them)
-                    # a "value" field is known by its owner's name too: terraform's and Pulumi's
-                    # outputs ({"db_password": {"sensitive": true, "value": ...}}) name it one level up
-                    vk = f"{key}.{k}" if key and k in _VALUE_FIELDS else k
+                    vk = _value_key(key, k, value) if k in _VALUE_FIELDS else k  # (name/value pairs)
                     nv = self._string(v, (*path, k), vk, value) if v else v
                 elif cls is bool or cls is int or v is None or cls is float:
                     nv = v

@@ -15,11 +15,20 @@ from __future__ import annotations
 import re
 
 _BORDER = "|║│┃"
-# Before the name: a line's start (also a JSON-escaped one), maybe a row's first border.
-_ROW_START = re.compile(rf"(?:\A|\n|\\n)[ \t]*(?:[{_BORDER}][ \t]*)?\Z")
+# Before the name: a line's start (also a JSON-escaped one, and a file view's line number), maybe a
+# row's first border.
+_ROW_START = re.compile(rf"(?:\A|\n|\\n)[ \t]*(?:\d{{1,6}}(?:→|\t)[ \t]*)?(?:[{_BORDER}][ \t]*)?\Z")
 # After the name: a column's gap or a border, the value (maybe in backticks), then a border or the line's end.
 _CELL = re.compile(
     rf"(?:[ \t]{{2,40}}|[ \t]*[{_BORDER}][ \t]*)`?(?P<v>[^\s{_BORDER}`]{{6,512}})`?[ \t]*(?=[{_BORDER}]|\r?\n|\\n|\Z)"
+)
+
+
+# Or the name alone on its line and the value alone on the next (notes, a form's dump: ``password`` then
+# ``Qv7#mTr2pLx9!``): one word with a letter, and a digit or a sign; no path, call, reference or pair.
+_NEXT_LINE = re.compile(
+    r"[ \t]*(?:\r?\n|\\n)[ \t]*(?:\d{1,6}(?:→|\t)[ \t]*)?(?=[^\s\\]*[A-Za-z])(?=[^\s\\]*[0-9!#%^&*+?~@])"
+    r"(?P<v>[^\s\\=/()<>\[\]{}$'\"`,;:]{6,128})[ \t]*(?=\r?\n|\\n|\Z)"
 )
 
 
@@ -39,14 +48,14 @@ _OPENS = re.compile(r"""(?:\\?["'])?[ \t]*:[ \t]*\{""")
 
 
 def cell_value(text: str, a: int, b: int) -> tuple[int, int] | None:
-    """The value's span when the name at ``text[a:b]`` heads a row whose next cell holds it, is a
+    """The value's span when the name at ``text[a:b]`` heads a row whose next cell (or line) holds it, is a
     ``name`` field's value whose ``value`` field holds it, or opens a mapping with a ``value`` field."""
     # (each regex is searched only where the characters it needs are there: most names are in prose)
     row = max(0, a - 12)
     if (row == 0 or text.find("\n", row, a) >= 0 or text.find("\\n", row, a) >= 0) and _ROW_START.search(
         text, row, a
     ):
-        m = _CELL.match(text, b)
+        m = _CELL.match(text, b) or _NEXT_LINE.match(text, b)
         return None if m is None else m.span("v")
     field = max(0, a - 80)
     if text.find(":", field, a) >= 0 and _NAME_FIELD.search(text, field, a):

@@ -1,0 +1,122 @@
+"""Places found by probing (#8 items 3 and 4), each planted in and kept out: a name/value pair in
+parsed JSON (Kubernetes' env, ECS, SSM, CloudFormation), a secret alone on the line after its name,
+and a hosts lookup's output without the hosts file's localhost line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_detect_identity_learned import _claude, _redact, _texts
+
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
+from tracepub.model import Leaf
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(DetectConfig(ner=False))
+
+
+def _leaf(key: str) -> Leaf:
+    return Leaf("claude_code", ("toolUseResult", key), key, False)
+
+
+def _after(engine: Engine, command: str, output: str) -> set[tuple[str, str]]:
+    """What the output gives after the command, in one file."""
+    engine.start_unit()
+    engine.scan(command, _leaf("command"))
+    return {(output[s.start : s.end], s.type) for s in engine.scan(output, _leaf("stdout"))}
+
+
+def test_a_name_value_pair_in_parsed_json_is_judged_by_its_name(tmp_path):
+    """The walker names a value field by the name beside it, so ``{"name": "STRIPE_KEY", "value": V}``
+    is judged as ``STRIPE_KEY``'s value; names that hold no secret keep theirs."""
+    secrets = [
+        "rk9Tq2ZrT9vLw3NpXa8Bc",
+        "Qv7mTr2pLx9",
+        "xq8Rt2LmZ9vK3wPa7NbY4c",
+        "Zk3#pQ9wLm2x",
+        "h8Kq2ZrT9vLw3NpX",
+    ]
+    kept = ["debug", "12345678", "eu-west-1", "prod-eu-1", "dark-mode-2024"]
+    docs = [
+        {"env": [{"name": "STRIPE_KEY", "value": secrets[0]}, {"name": "LOG_LEVEL", "value": kept[0]}]},
+        {"env": [{"name": "token_count", "value": kept[1]}, {"name": "DB_PASSWORD", "value": secrets[1]}]},
+        {"environment": [{"name": "API_TOKEN", "value": secrets[2]}, {"name": "REGION", "value": kept[2]}]},
+        {"Parameters": [{"ParameterKey": "DbPassword", "ParameterValue": secrets[3]}]},
+        {"Parameters": [{"ParameterKey": "Env", "ParameterValue": kept[3]}]},
+        {"Parameter": {"Name": "/prod/db/api/config", "Type": "SecureString", "Value": secrets[4]}},
+        [{"key": "theme", "value": kept[4]}],
+    ]
+    src = tmp_path / "src" / "projects" / "-srv-infra"
+    _claude(src / "s1.jsonl", "/srv/infra", [json.dumps(d, indent=2) for d in docs])
+    out = tmp_path / "out"
+    _redact(tmp_path / "src", out)
+    texts = "\n".join(_texts(out))
+    assert [s for s in secrets if s in texts] == []
+    assert [k for k in kept if k not in texts] == []
+
+
+PASSWORD = "Qv7#mTr2pLx9!"
+
+
+@pytest.mark.parametrize(
+    "output, value",
+    [
+        (f"Staging DB\npassword\n{PASSWORD}\nuser: app\n", PASSWORD),
+        (f"     1\tpassword\n     2\t{PASSWORD}\n", PASSWORD),  # cat -n
+        ("     1→DEPLOY_TOKEN\n     2→xq8Rt2LmZ9vK3wPa7NbY4c\n", "xq8Rt2LmZ9vK3wPa7NbY4c"),  # a file view
+    ],
+)
+def test_a_secret_alone_on_the_line_after_its_name(engine, output, value):
+    assert value in {text for text, _ in _after(engine, "cat notes.txt", output)}
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "password\npassword_hash\npassword_reset\n",  # grep -o: names, not values
+        "test_token\nPASSED\ntoken\nv2.3.1\n",  # a test run; a version after a token's name
+        "--token\n    Token to use (default: env TOKEN)\n--password\n    prompt\n",  # help text
+        "password\n${DB_PASSWORD}\napi_key\nsrc/config/keys.py\n",  # a reference, a path
+    ],
+)
+def test_the_line_after_a_name_is_kept_when_it_is_no_value(engine, output):
+    assert _after(engine, "cat notes.txt", output) == set()
+
+
+@pytest.mark.parametrize(
+    "command, output, found",
+    [
+        ("getent hosts db-02", "10.20.30.42     db-02.corp.fjordlabs.io db-02\n", ["10.20.30.42", "db-02"]),
+        ("grep build /etc/hosts", "10.20.30.41   build-01.corp.fjordlabs.io build-01\n", ["10.20.30.41"]),
+        ("getent ahosts build-01", "10.20.30.41     STREAM build-01.corp.fjordlabs.io\n", ["10.20.30.41"]),
+        (
+            "host db-02.corp.fjordlabs.io",
+            "db-02.corp.fjordlabs.io has address 10.20.30.42\n",
+            ["10.20.30.42"],
+        ),
+    ],
+)
+def test_a_hosts_lookups_output_names_machines(engine, command, output, found):
+    got = _after(engine, command, output)
+    assert {(v, "pii.ip") for v in found[:1]} <= got
+    assert all(any(v == text for text, _ in got) for v in found)
+    assert not any(text in ("STREAM", "DGRAM") for text, _ in got)
+
+
+@pytest.mark.parametrize("command", ["cat README.md", "ls -la", "ssh deploy@host"])
+def test_an_address_and_name_line_after_another_command_stays(engine, command):
+    """A docs example ("add this to your hosts file") is no lookup: without the command, or the hosts
+    file's localhost line, the private address stays."""
+    assert _after(engine, command, "Add this line:\n\n    10.0.0.5   myapp.test\n") == set()
+
+
+def test_a_hosts_lookup_arms_only_the_next_output(engine):
+    engine.start_unit()
+    engine.scan("getent hosts db-02", _leaf("command"))
+    engine.scan("cat README.md", _leaf("command"))
+    text = "10.20.30.42     db-02.corp.fjordlabs.io db-02\n"
+    assert not any(text[s.start : s.end] == "10.20.30.42" for s in engine.scan(text, _leaf("stdout")))
