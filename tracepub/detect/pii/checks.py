@@ -236,6 +236,11 @@ _INDEX_URL = re.compile(r"(?:package|project)_url\W{1,8}https:\W{1,4}pypi\.org\W
 _INDEX_REACH = 4000
 
 
+def may_be_index_metadata(text: str) -> bool:
+    """Whether ``index_metadata`` can hold anywhere in ``text`` (pip's logs name pypi.org too)."""
+    return _INDEX_URL.search(text) is not None
+
+
 def index_metadata(text: str, start: int) -> bool:
     """The value at ``start`` is the author or maintainer (name or address) of a PyPI JSON document."""
     if _INDEX_KEY.search(text, line_start(text, start, 40), start) is None:

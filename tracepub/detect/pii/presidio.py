@@ -29,6 +29,7 @@ from tracepub.detect.pii.checks import (
     _glued,
     _trim_email,
     _version_like,
+    may_be_index_metadata,
     not_personal_email,
     number_in_place,
     url_password,
@@ -455,8 +456,9 @@ class _Emails(Detector):
 
     def scan_windows(self, text: str, windows: list[tuple[int, int]], leaf: Leaf) -> list[Span]:
         """On the lines, as the engine would; with the whole string around them where a PyPI JSON
-        document may be (``checks.index_metadata`` reads around the line)."""
-        if "pypi.org" in text:
+        document may be (``checks.index_metadata`` reads around the line; elsewhere it is False and
+        every check reads the line only)."""
+        if "pypi.org" in text and may_be_index_metadata(escaped_view(text)):
             return [s for s in self.scan(text, leaf) if any(a <= s.start and s.end <= b for a, b in windows)]
         return [
             Span(s.start + a, s.end + a, s.type, s.detector, s.confidence, s.action)

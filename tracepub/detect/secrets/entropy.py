@@ -79,6 +79,7 @@ _NEARBY = re.compile(
     r"[^\n.;!?]{0,80}?(?::|[ \t](?:is|was|=))(?:[ \t]{1,4}|(?:[ \t]{0,4}\r?\n){1,2}[ \t]{0,8})[`'\"]?"
     r"(?P<uv>[A-Za-z0-9+/=_~.-]{16,512})(?![A-Za-z0-9+/=_~.-])"
 )
+_RUN16 = re.compile(r"[A-Za-z0-9+/=_~.-]{16}")  # _NEARBY's and _HANDED_VALUE's values start so
 _IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-ñ")
 # The name that owns a value found after a secret word in prose: code-shaped (``credentialsId``,
 # ``usernameVariable``), right before the colon or equals sign.
@@ -345,11 +346,12 @@ class ContextEntropy(Detector):
         after a colon or "is" later in the same sentence as a secret word; or right after the
         word where the words before it hand a value over ("here's my key 3f9a...", "use this
         token ghx..."): there a hex key is a key, not a commit."""
-        m = _NEARBY.match(text, b)
+        run = _RUN16.search(text, b, b + 130) is not None  # (what both regexes' values start within)
+        m = _NEARBY.match(text, b) if run else None
         if m is None and tier == PASSWORD and (pw := prose_password(text, b)) is not None:
             return self._span(pw[0], pw[1], name, tier, "nearby", text)  # "the password for X is V"
         if m is None:  # "here's my key V"; "use V as the admin password" (labels.value_before)
-            span = self._handed(text, a, b, name, tier) if a >= 0 else None
+            span = self._handed(text, a, b, name, tier) if a >= 0 and run else None
             vb = value_before(text, a, tier) if span is None and a >= 0 else None
             return span if vb is None else self._span(vb[0], vb[1], name, tier, "nearby", text)
         value = _clean(m.group("uv"))
