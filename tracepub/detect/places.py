@@ -7,7 +7,7 @@ username is its place, and traces have a handful of places that hold nothing els
 - a shell prompt (``u@host:~/src$``, ``[u@host src]$``), an ssh public key's comment
   (``ssh-ed25519 AAAA… u@host``), an ssh/scp target (``ssh u@host``);
 - ``id`` output (``uid=1000(u) gid=1000(u) groups=1000(u),27(sudo)``), the owner and group
-  columns of ``ls -l``, the USER column of ``ps aux``;
+  columns of ``ls -l``, the USER column of ``ps aux`` and of ``who`` / ``w`` / ``last`` (a terminal after it);
 - ``uname -a``'s host (``Linux u-laptop 6.8.0-45-generic …``); ``git config --list``'s ``user.name=``
   (the user's own full name, in a session as in the whole dataset: ``identity.name``).
 
@@ -42,203 +42,34 @@ from tracepub.model import Leaf, Span
 # System accounts and generic names: kept in every place (not a person).
 SYSTEM_ACCOUNTS = frozenset(
     {
-        "root",
-        "daemon",
-        "bin",
-        "sys",
-        "sync",
-        "games",
-        "man",
-        "lp",
-        "mail",
-        "news",
-        "uucp",
-        "proxy",
-        "backup",
-        "list",
-        "irc",
-        "gnats",
-        "nobody",
-        "nogroup",
-        "systemd",
-        "messagebus",
-        "syslog",
-        "sshd",
-        "ntp",
-        "chrony",
-        "dbus",
-        "polkitd",
-        "avahi",
-        "colord",
-        "gdm",
-        "rtkit",
-        "uuidd",
-        "tss",
-        "kernoops",
-        "whoopsie",
-        "cups",
-        "www-data",
-        "www",
-        "postgres",
-        "mysql",
-        "redis",
-        "nginx",
-        "apache",
-        "docker",
-        "wheel",
-        "staff",
-        "admin",
-        "adm",
-        "sudo",
-        "users",
-        "user",
-        "everyone",
-        "plugdev",
-        "lpadmin",
-        "sambashare",
-        "dialout",
-        "cdrom",
-        "audio",
-        "video",
-        "input",
-        "render",
-        "kvm",
-        "libvirt",
-        "lxd",
-        "netdev",
-        "ubuntu",
-        "debian",
-        "ec2-user",
-        "centos",
-        "fedora",
-        "vagrant",
-        "runner",
-        "jenkins",
-        "gitlab-runner",
-        "circleci",
-        "travis",
-        "codespace",
-        "vscode",
-        "node",
-        "app",
-        "git",
-        "guest",
-        "default",
-        "administrator",
-        "system",
-        "local",
-        "service",
-        "network",
-        "test",
-        "tester",
-        "dev",
-        "developer",
-        "ops",
-        "deploy",
-        "build",
-        "ci",
-        "home",
-        "shared",
-        "public",
-        "name",
-        "username",
-        "me",
-        "you",
-        "your",
-        "yourname",
-        "your-username",
-        "your_username",
-        "youruser",
-        "unknown",
-        "none",
-        "null",
-        "true",
-        "false",
-        "string",
-        "example",
-        "owner",
-        "someone",
-        "anonymous",
-        "linuxbrew",
-        "postfix",
-        "dovecot",
-        "bind",
-        "named",
-        "squid",
-        "memcache",
-        "mongodb",
-        "elasticsearch",
-        "rabbitmq",
-        "zookeeper",
-        "kafka",
-        "hadoop",
-        "hdfs",
-        "yarn",
-        "spark",
-        "grafana",
-        "prometheus",
-        "consul",
-        "vault",
-        "nomad",
-        "jupyter",
-        "jovyan",
-        "coder",
-        "gitpod",
-        "gradle",
-        "maven",
-        "admins",
-        "developers",
+        "root", "daemon", "bin", "sys", "sync", "games", "man", "lp", "mail", "news", "uucp", "proxy", "backup",
+        "list", "irc", "gnats", "nobody", "nogroup", "systemd", "messagebus", "syslog", "sshd", "ntp", "chrony",
+        "dbus", "polkitd", "avahi", "colord", "gdm", "rtkit", "uuidd", "tss", "kernoops", "whoopsie", "cups",
+        "www-data", "www", "postgres", "mysql", "redis", "nginx", "apache", "docker", "wheel", "staff", "admin",
+        "adm", "sudo", "users", "user", "everyone", "plugdev", "lpadmin", "sambashare", "dialout", "cdrom",
+        "audio", "video", "input", "render", "kvm", "libvirt", "lxd", "netdev", "ubuntu", "debian", "ec2-user",
+        "centos", "fedora", "vagrant", "runner", "jenkins", "gitlab-runner", "circleci", "travis", "codespace",
+        "vscode", "node", "app", "git", "guest", "default", "administrator", "system", "local", "service",
+        "network", "test", "tester", "dev", "developer", "ops", "deploy", "build", "ci", "home", "shared",
+        "public", "name", "username", "me", "you", "your", "yourname", "your-username", "your_username",
+        "youruser", "unknown", "none", "null", "true", "false", "string", "example", "owner", "someone",
+        "anonymous", "linuxbrew", "postfix", "dovecot", "bind", "named", "squid", "memcache", "mongodb",
+        "elasticsearch", "rabbitmq", "zookeeper", "kafka", "hadoop", "hdfs", "yarn", "spark", "grafana",
+        "prometheus", "consul", "vault", "nomad", "jupyter", "jovyan", "coder", "gitpod", "gradle", "maven",
+        "admins", "developers",
     }
-)
+)  # fmt: skip
 # Hostnames that name an OS image or a role, not a person's machine.
 GENERIC_HOSTS = frozenset(
     {
-        "localhost",
-        "localhost.localdomain",
-        "ubuntu",
-        "debian",
-        "fedora",
-        "centos",
-        "alpine",
-        "archlinux",
-        "arch",
-        "kali",
-        "raspberrypi",
-        "pop-os",
-        "linux",
-        "linuxkit",
-        "docker-desktop",
-        "workstation",
-        "desktop",
-        "laptop",
-        "macbook",
-        "macbook-pro",
-        "macbook-air",
-        "imac",
-        "mac-mini",
-        "mac",
-        "devbox",
-        "dev",
-        "server",
-        "host",
-        "box",
-        "runner",
-        "codespaces",
-        "sandbox",
-        "container",
-        "vm",
-        "default",
-        "github.com",
-        "gitlab.com",
-        "bitbucket.org",
-        "example.com",
-        "hostname",
-        "host.docker.internal",
-        "mycomputer",
-        "myhost",
-        "machine",
+        "localhost", "localhost.localdomain", "ubuntu", "debian", "fedora", "centos", "alpine", "archlinux",
+        "arch", "kali", "raspberrypi", "pop-os", "linux", "linuxkit", "docker-desktop", "workstation",
+        "desktop", "laptop", "macbook", "macbook-pro", "macbook-air", "imac", "mac-mini", "mac", "devbox",
+        "dev", "server", "host", "box", "runner", "codespaces", "sandbox", "container", "vm", "default",
+        "github.com", "gitlab.com", "bitbucket.org", "example.com", "hostname", "host.docker.internal",
+        "mycomputer", "myhost", "machine",
     }
-)
+)  # fmt: skip
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_.-]{0,31}"
 _HOST = r"[A-Za-z0-9][A-Za-z0-9-]{0,62}(?:\.[A-Za-z0-9-]{1,63})*"
@@ -285,9 +116,57 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
         ),
         (".",),
     ),
+    (  # who / w / last: USER, a terminal, maybe where from, then when
+        re.compile(
+            rf"{_BOL}(?P<u>{_NAME})[ \t]+(?:tty\w*|pts/\d+|console)[ \t]+(?:[^\s]+[ \t]+)?"
+            r"(?:\d{4}-\d\d-\d\d|\d{1,2}:\d\d|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug"
+            r"|Sep|Oct|Nov|Dec)\b)",
+            re.M,
+        ),
+        ("pts/", " tty", "\ttty", " console "),
+    ),
     (  # uname -a
         re.compile(rf"{_BOL}(?:Linux|Darwin|FreeBSD)[ \t]+(?P<h>{_HOST})[ \t]+\d+\.\d+", re.M),
         ("Linux", "Darwin", "FreeBSD"),
+    ),
+    # getent passwd / finger: an account and its full name (``p``: a person's, the owner's if the account is)
+    (
+        re.compile(
+            rf"{_BOL}(?P<u>{_NAME}):[x*!]?:\d+:\d+:(?P<p>[A-Z][^\W\d_]+(?:[ \t][A-Z][\w'’.-]*){{1,3}})?[,:]",
+            re.M,
+        ),
+        (":x:", ":*:", ":!:"),
+    ),
+    (
+        re.compile(
+            rf"Login:[ \t]+(?P<u>{_NAME})[ \t]+Name:[ \t]+(?P<p>[A-Z][^\W\d_]+(?:[ \t][A-Z][\w'’.-]*){{1,3}})"
+        ),
+        ("Login:",),
+    ),
+    # the accounts a system log names: sudo's, sshd's
+    (re.compile(rf"(?<![\w.-])(?P<u>{_NAME})[ \t]+:[ \t]+TTY="), (" : TTY=",)),
+    (
+        re.compile(
+            r"\b(?:(?:Accepted|Failed)[ \t]+(?:password|publickey|keyboard-interactive/pam|gssapi-with-mic)[ \t]+for"
+            rf"(?:[ \t]+invalid[ \t]+user)?|session[ \t]+(?:opened|closed)[ \t]+for[ \t]+user|Invalid[ \t]+user)"
+            rf"[ \t]+(?P<u>{_NAME})(?=[ \t(]|$)",
+            re.M,
+        ),
+        ("ccepted ", "ailed ", "for user ", "nvalid user "),
+    ),
+    # commands that name an account: chown/chgrp, sudo -u, su -
+    (
+        re.compile(
+            rf"(?<![\w-])(?:chown[ \t]+(?:-[\w-]+[ \t]+)*(?P<u>{_NAME})(?::(?P<g>{_NAME}))?(?=[ \t])"
+            rf"|sudo[ \t]+(?:-[\w-]+[ \t]+)*-u[ \t]+(?P<u2>{_NAME})(?=[ \t]|$)|su[ \t]+(?:-|-l|--login)[ \t]+(?P<u3>{_NAME})(?=[ \t]|$))",
+            re.M,
+        ),
+        ("chown", "sudo", "su -"),
+    ),
+    # gh pr list: a fork's head ref (owner:branch), then the state
+    (
+        re.compile(rf"(?<![\w.-])(?P<u>{_NAME}):[\w./-]+[ \t]+(?:OPEN|MERGED|CLOSED|DRAFT)\b"),
+        ("OPEN", "MERGED", "CLOSED", "DRAFT"),
     ),
     # git config --list: the user's own full name (``n``: a session's git config is its owner's)
     (re.compile(_GIT_NAME, re.M), ("user.name=",)),
@@ -307,6 +186,12 @@ _TRIGGER_FOLDED = (
 _TRIGGER_LITERALS = (
     *("rw-", "rwx", "r-x", "r--", "rws", "r-s"),
     *("linux ", "linux\t", "darwin ", "darwin\t", "freebsd ", "freebsd\t"),
+    *("pts/", " tty", "\ttty", " console "),
+    *(":x:0", ":*:0", ":!:0", "login:", " : tty="),
+    *("accepted password for", "accepted publickey for", "accepted keyboard-interactive", "accepted gssapi"),
+    *("failed password for", "failed publickey for", "session opened for user", "session closed for user"),
+    *("invalid user ", "chown ", " -u ", "su - ", "su -l ", "su --login "),
+    *("\topen", "  open", "\tmerged", "  merged", "\tclosed", "  closed", "\tdraft", "  draft"),
     "user.name=",
 )
 
@@ -382,6 +267,18 @@ class IdentityPlaces(Detector):
                     if user.endswith("+"):  # ps cuts long names: the part shown is the name's start
                         b -= 1
                     out.append(Span(a + at, b + at, self.user_type(user), self.name, self.CONFIDENCE))
+                if user is None and (user := groups.get("u2") or groups.get("u3")) is not None:
+                    user_ok = account(user)
+                    if user_ok:
+                        a, b = m.span("u2" if groups.get("u2") else "u3")
+                        out.append(Span(a + at, b + at, self.user_type(user), self.name, self.CONFIDENCE))
+                person = groups.get("p")  # the account's full name: a person's, the owner's if the account is
+                if person is not None and user_ok and person.lower() not in _STAND_INS:
+                    a, b = m.span("p")
+                    kind = (
+                        "identity.name" if self.user_type(user or "") == "identity.username" else "pii.person"
+                    )
+                    out.append(Span(a + at, b + at, kind, self.name, self.CONFIDENCE))
                 group = groups.get("g")  # a personal group: named as its user
                 if user is not None and user_ok and group is not None and group.lower() == user.lower():
                     a, b = m.span("g")
