@@ -120,3 +120,46 @@ def test_a_hosts_lookup_arms_only_the_next_output(engine):
     engine.scan("cat README.md", _leaf("command"))
     text = "10.20.30.42     db-02.corp.fjordlabs.io db-02\n"
     assert not any(text[s.start : s.end] == "10.20.30.42" for s in engine.scan(text, _leaf("stdout")))
+
+
+@pytest.mark.parametrize(
+    "command, output, names",
+    [
+        ("git config user.name", "Maren Hale\n", ["Maren Hale"]),
+        ("git config --global --get user.name", "Maren Hale", ["Maren Hale"]),
+        ("git log -3 --format=%an", "Maren Hale\nTomas Kovacs\nMaren Hale\n", ["Maren Hale", "Tomas Kovacs"]),
+        ("git show -s --format='%cN' HEAD", "Ilse Varga\n", ["Ilse Varga"]),
+    ],
+)
+def test_a_name_lookups_output_names_people(engine, command, output, names):
+    got = _after(engine, command, output)
+    assert {(n, "pii.person") for n in names} <= got
+
+
+@pytest.mark.parametrize(
+    "command, output",
+    [
+        ("git config core.editor", "Visual Studio\n"),  # another setting
+        ('git config --global user.name "Maren Hale"', "Set Up\n"),  # setting it, not reading it
+        ("git log -3 --format=%s", "Fix Retry\nBump Deps\n"),  # subjects
+        ("cat names.txt", "Maren Hale\n"),  # no lookup: a file of words
+    ],
+)
+def test_two_words_after_another_command_stay(engine, command, output):
+    assert _after(engine, command, output) == set()
+
+
+def test_an_issue_trackers_assignee_and_reporter_are_people(engine):
+    text = "Summary: Fix retry\nAssignee: Ilse Varga\nReporter: Jon Dahl\nStatus: In Progress\n"
+    engine.start_unit()
+    found = {text[s.start : s.end] for s in engine.scan(text, _leaf("stdout"))}
+    assert {"Ilse Varga", "Jon Dahl"} <= found and "In Progress" not in found
+    assert not engine.scan("Assignee: Unassigned\nReporter: Automation\n", _leaf("stdout"))
+
+
+def test_a_codeowners_files_people_are_handles_and_its_teams_stay(engine):
+    text = "# billing\n/src/billing/ @rquist @fjordlabs/payments\n*.tf @ops-bot @svoigt\n"
+    got = _after(engine, "cat .github/CODEOWNERS", text)
+    assert {("rquist", "pii.username"), ("svoigt", "pii.username")} <= got
+    assert not any("payments" in v or "fjordlabs" in v for v, _ in got)
+    assert _after(engine, "cat README.md", text) == set()

@@ -102,12 +102,13 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
         from tracepub.detect.secrets.secrets_ds import DetectSecrets
 
         detectors.append(DetectSecrets())
+    from tracepub.detect.lookups import CodeOwners, HostsLookup, NameLookup
     from tracepub.detect.pii.accounts import AwsAccounts
     from tracepub.detect.pii.addresses import Addresses
     from tracepub.detect.pii.birth import DatesOfBirth
     from tracepub.detect.pii.handles import Handles
     from tracepub.detect.pii.keyed import KeyedValues
-    from tracepub.detect.pii.machines import Hostnames, HostsLookup, NetworkConfig
+    from tracepub.detect.pii.machines import Hostnames, NetworkConfig
     from tracepub.detect.pii.national_ids import NationalIds
     from tracepub.detect.pii.people import StructuredNames
     from tracepub.detect.pii.presidio import Presidio
@@ -116,7 +117,9 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
     detectors += [StructuredNames(), Handles(), Addresses()]
     detectors += [
         NetworkConfig(),
-        HostsLookup(),
+        HostsLookup(),  # a hosts lookup's and a name lookup's output (the command says what it is)
+        NameLookup(),
+        CodeOwners(),
         Hostnames(),
         DatesOfBirth(),
         AwsAccounts(),

@@ -19,7 +19,6 @@ import ipaddress
 import re
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.secrets.bare import COMMAND_KEYS, OUTPUT_KEYS
 from tracepub.detect.text import escaped_view
 from tracepub.model import Leaf, Span
 
@@ -303,21 +302,17 @@ class _HostsFile(Detector):
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         text = escaped_view(text)
-        return _hosts_lines(text) if _HOSTS_MARK.search(text) is not None else []
+        return hosts_lines(text) if _HOSTS_MARK.search(text) is not None else []
 
 
-# A command that reads the hosts database: the file (``cat /etc/hosts``, the Read tool on it), getent's
-# hosts databases, or host's answers; and the lines of their output that name machines.
-_READS_HOSTS = re.compile(
-    r"/etc/hosts(?![\w.-])|\bgetent[ \t]+(?:-[\w-]+[ \t]+)*a?hosts(?:v[46])?\b|(?<![\w./-])host[ \t]+(?!-)[\w.-]"
-)
-_HAS_ADDRESS = re.compile(
+# The lines of a hosts lookup's output that name machines (``detect.lookups``): host's answers.
+HAS_ADDRESS = re.compile(
     rf"{_BOL}(?P<names>[A-Za-z0-9][\w.-]*) has (?:IPv6 )?address (?P<ip>{_IP})[ \t]*$", re.M
 )
 _SOCKET_KINDS = frozenset(("STREAM", "DGRAM", "RAW"))  # getent ahosts' second column
 
 
-def _hosts_lines(text: str, lines: re.Pattern = _HOSTS_LINE, detector: str = "machines:hosts") -> list[Span]:
+def hosts_lines(text: str, lines: re.Pattern = _HOSTS_LINE, detector: str = "machines:hosts") -> list[Span]:
     """Each machine address of a hosts-file line (or ``lines``' other form) and the names given it."""
     out: list[Span] = []
     for m in lines.finditer(text):
@@ -331,43 +326,6 @@ def _hosts_lines(text: str, lines: re.Pattern = _HOSTS_LINE, detector: str = "ma
             if word.lower() not in _HOSTS_DEFAULT and not word.isdigit() and word not in _SOCKET_KINDS:
                 out.append(Span(i, pos, "pii.hostname", detector, 0.85))
     return out
-
-
-class HostsLookup(Detector):
-    """A hosts-file line without the file's ``localhost`` line (``HostsFile``' evidence): after a command
-    that reads the hosts database (``getent hosts db-02``, ``grep build /etc/hosts``, ``host db-02``),
-    the output's lines name machines. Stateful like ``secrets.bare`` (the same keys): the last command
-    or path seen in the file says whether an output is such a lookup's."""
-
-    name = "machines"
-    context_free = False
-    stateful = True
-    trigger = Trigger(
-        keys=(*COMMAND_KEYS, *OUTPUT_KEYS),
-        line_patterns=(
-            r'"(?:'
-            + "|".join(COMMAND_KEYS)
-            + r')\\*"(?:\s|\\+[nrt])*:[^\n]{0,400}?(?:/etc/hosts|getent|host[ \t])',
-            r"(?:\\n|\\t|[\s\"])0{1,3}\.0{1,3}\.0{1,3}\.0{1,3}(?:[ \t]|\\t)+[a-z0-9]",  # a hosts line
-            r" has (?:ipv6 )?address 0",
-        ),
-    )
-
-    def __init__(self) -> None:
-        self._armed = False
-
-    def start_unit(self) -> None:
-        self._armed = False
-
-    def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
-        key = ((leaf.key if leaf is not None else None) or "").lower()
-        if key in COMMAND_KEYS:
-            self._armed = _READS_HOSTS.search(text) is not None
-            return []
-        if not self._armed or key not in OUTPUT_KEYS:
-            return []
-        view = escaped_view(text)
-        return _hosts_lines(view) + _hosts_lines(view, _HAS_ADDRESS, "machines:lookup")
 
 
 class Hostnames(Detector):

@@ -44,9 +44,10 @@ _NAME_EMAIL = re.compile(rf"({_CANDIDATE})[ \t]*<[^<>@\s]+@[^<>\s]+>")
 _KEYED = re.compile(
     rf"""(?im)(?:{_BOL}[ \t-]*|["'{{,][ \t]*)["']?[ \t]*(name|author|full_?name|display_?name|owner|maintainer|contact(?:_name)?|"""
     r"""customer(?:_name)?|user_?name|real_?name|author_?name|sender(?:_name)?|recipient(?:_name)?|committer|"""
-    r"""reviewer|assignee)["']?[ \t]*[:=][ \t]*["']([^"'\n<>]{3,80}?)[ \t]*"""
+    r"""reviewer|assignee|reporter)["']?[ \t]*[:=][ \t]*["']([^"'\n<>]{3,80}?)[ \t]*"""
     r"""(?:<[^"'\n]*>)?[ \t]*(?:\([^"'\n]*\))?["']"""
-    rf"""|{_BOL}[ \t-]*(name|author|full_?name|owner|maintainer|contact)[ \t]*[:=][ \t]*([^"\n#<>]{{3,80}}?)[ \t]*$"""
+    rf"""|{_BOL}[ \t-]*(name|author|full_?name|owner|maintainer|contact|assignee|reporter|reviewer|committer)"""
+    r"""[ \t]*[:=][ \t]*([^"\n#<>]{3,80}?)[ \t]*$"""
 )
 # ``"contributors": ["Name <email>", ...]`` and ``authors = ["Name <email>"]``.
 _LIST = re.compile(
@@ -126,6 +127,7 @@ _KEY_WORDS = (
     "committer",
     "reviewer",
     "assignee",
+    "reporter",
 )
 
 

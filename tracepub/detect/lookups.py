@@ -1,0 +1,141 @@
+"""What a command looked up, in its output: the command is the evidence the output has no words for.
+
+A hosts-file line without the file's ``localhost`` line (``pii.machines.HostsFile``' evidence) is an
+address and names to anyone; after ``getent hosts db-02``, ``grep build /etc/hosts`` or ``host
+db-02`` the same line names machines (a docs example, "add this line to your hosts file", keeps its
+private address). A line holding two capitalised words is a name to no one in particular; after
+``git config user.name`` or ``git log --format=%an`` it is a person's (the owner's, most often: their
+git identity, found even when the machine running tracepub does not know it). A CODEOWNERS file's
+``@u`` are people's handles (``@org/team`` is a team).
+
+Like ``secrets.bare`` these detectors are stateful and read the same keys: the last command or
+path seen in a file (under ``command``, ``cmd``, ``file_path``, ...) says what an output (under
+``content``, ``stdout``, ``output``, ...) is; the engine calls them on every string under a key,
+outside its caches, and resets them with each file (``start_unit``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tracepub.detect.base import Detector, Trigger
+from tracepub.detect.pii.machines import HAS_ADDRESS, hosts_lines
+from tracepub.detect.pii.name_shape import looks_like_name
+from tracepub.detect.secrets.bare import COMMAND_KEYS, OUTPUT_KEYS
+from tracepub.detect.text import escaped_view
+from tracepub.model import Leaf, Span
+
+# On raw lines (folded: lower case, digits 0): a command key, then a command naming one of ``words``.
+_COMMAND_LINE = r'"(?:' + "|".join(COMMAND_KEYS) + r')\\*"(?:\s|\\+[nrt])*:[^\n]{{0,400}}?(?:{words})'
+
+
+class _Lookup(Detector):
+    """A stateful detector armed by a command (``reads``) for the next output."""
+
+    context_free = False
+    stateful = True
+    reads: re.Pattern
+
+    def __init__(self) -> None:
+        self._armed = False
+
+    def start_unit(self) -> None:
+        self._armed = False
+
+    def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
+        key = ((leaf.key if leaf is not None else None) or "").lower()
+        if key in COMMAND_KEYS:
+            self._armed = self.reads.search(text) is not None
+            return []
+        if not self._armed or key not in OUTPUT_KEYS:
+            return []
+        return self.output(escaped_view(text))
+
+    def output(self, view: str) -> list[Span]:
+        raise NotImplementedError
+
+
+class HostsLookup(_Lookup):
+    """The lines of a hosts lookup's output: each machine address and the names given it."""
+
+    name = "machines"
+    # the hosts file (``cat``, the Read tool), getent's hosts databases, host's answers
+    reads = re.compile(
+        r"/etc/hosts(?![\w.-])|\bgetent[ \t]+(?:-[\w-]+[ \t]+)*a?hosts(?:v[46])?\b|(?<![\w./-])host[ \t]+(?!-)[\w.-]"
+    )
+    trigger = Trigger(
+        keys=(*COMMAND_KEYS, *OUTPUT_KEYS),
+        line_patterns=(
+            _COMMAND_LINE.format(words=r"/etc/hosts|getent|host[ \t]"),
+            r"(?:\\n|\\t|[\s\"])0{1,3}\.0{1,3}\.0{1,3}\.0{1,3}(?:[ \t]|\\t)+[a-z0-9]",  # a hosts line
+            r" has (?:ipv6 )?address 0",
+        ),
+    )
+
+    def output(self, view: str) -> list[Span]:
+        return hosts_lines(view) + hosts_lines(view, HAS_ADDRESS, "machines:lookup")
+
+
+# ``git config [--global] [--get] user.name`` (reading it: no value after the name), and git's
+# author and committer names (``git log --format=%an``, ``git show -s --format='%cn'``).
+_READS_NAME = re.compile(
+    r"\bgit[ \t]+config\b[^\n|;&]*?[ \t]user\.name[ \t]*(?:$|[|;&)\n])|\bgit[ \t]+(?:log|show)\b[^\n|;&]*%[ac][nN]"
+)
+_NAME_LINE = re.compile(r"^[ \t]*(?P<n>[^\n]{3,80}?)[ \t]*$", re.M)
+
+
+class NameLookup(_Lookup):
+    """The names a command that prints people's names printed, each alone on its line."""
+
+    name = "names"
+    reads = _READS_NAME
+    trigger = Trigger(
+        keys=(*COMMAND_KEYS, *OUTPUT_KEYS),
+        line_patterns=(
+            _COMMAND_LINE.format(words=r"user\.name|%a|%c"),
+            # an output that starts with two words (a name's shape, folded)
+            r'"(?:'
+            + "|".join(OUTPUT_KEYS)
+            + r')\\*"(?:\s|\\+[nrt])*:(?:\s|\\+[nrt])*\\*"[ \t]*[a-z][\w\'’.-]* [a-z]',
+        ),
+    )
+
+    MAX = 20_000  # a log of names, not a file
+
+    def output(self, view: str) -> list[Span]:
+        if len(view) > self.MAX:
+            return []
+        return [
+            Span(m.start("n"), m.end("n"), "pii.person", "names:lookup", 0.85)
+            for m in _NAME_LINE.finditer(view)
+            if looks_like_name(m.group("n"), 2)
+        ]
+
+
+# A CODEOWNERS line: a path pattern, then its owners; a person's handle is ``@u`` (``@org/team`` is a team).
+_OWNERS_LINE = re.compile(
+    r"^[ \t]*(?:\d{1,6}(?:→|\t)[ \t]*)?[^\s#][^\s]*(?P<owners>(?:[ \t]+@[\w./-]+)+)[ \t]*$", re.M
+)
+_OWNER = re.compile(r"@(?P<u>[A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))(?![\w./-])")
+
+
+class CodeOwners(_Lookup):
+    """The people a CODEOWNERS file read names (``cat .github/CODEOWNERS``, the Read tool on it)."""
+
+    name = "identity-places"
+    reads = re.compile(r"(?<![\w-])CODEOWNERS\b")
+    trigger = Trigger(
+        keys=(*COMMAND_KEYS, *OUTPUT_KEYS), line_patterns=(_COMMAND_LINE.format(words="codeowners"),)
+    )
+
+    def output(self, view: str) -> list[Span]:
+        out = []
+        for line in _OWNERS_LINE.finditer(view):
+            at = line.start("owners")
+            for m in _OWNER.finditer(line.group("owners")):
+                out.append(
+                    Span(
+                        at + m.start("u"), at + m.end("u"), "pii.username", "identity-places:codeowners", 0.85
+                    )
+                )
+        return out
