@@ -110,6 +110,10 @@ class Engine:
         # Stateful detectors (``secrets.bare``: what a file's last command read) see every string
         # under their keys, outside the caches (``scan``), and start again with each file.
         self._stateful = [d for d in self.detectors if d.stateful]
+        # (they read nothing under other keys: most strings, ids and timestamps, are not asked)
+        self._stateful_keys = frozenset(
+            k.lower() for d in self._stateful if d.trigger is not None for k in d.trigger.keys
+        )
         for i, d in enumerate(self.detectors):
             for k in d.trigger.keys if d.trigger is not None and d not in self._stateful else ():
                 self._by_key.setdefault(k.lower(), []).append(i)
@@ -162,7 +166,7 @@ class Engine:
         if len(text) > self.HUGE:
             return self._scan_pieces(text, leaf)
         spans = self._scan(text, leaf)
-        if self._stateful and leaf.key:
+        if self._stateful and leaf.key and leaf.key.lower() in self._stateful_keys:
             for d in self._stateful:
                 more = d.scan(text, leaf)
                 if more:
