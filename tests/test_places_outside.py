@@ -222,3 +222,29 @@ def test_a_value_field_under_a_secrets_name_in_parsed_json_is_redacted(tmp_path)
     texts = "\n".join(_texts(out))
     assert password not in texts and key not in texts
     assert "db.internal.example.com:5432" in texts and "eu-west-1" in texts
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("define('DB_PASSWORD', 'Hq7#vR2mLp9kW');", "Hq7#vR2mLp9kW"),  # wp-config: a short signed password
+        ("define('AUTH_SALT', 'x$Lk2@Mx7Qw4^Rt8Yz1Nb6Vc3&pD9');", "x$Lk2@Mx7Qw4^Rt8Yz1Nb6Vc3&pD9"),
+        ("COOKIE_SALT=p9Lk2Mx7Qw4Rt8Yz1Nb6Vc3\nHOME=/home/app", "p9Lk2Mx7Qw4Rt8Yz1Nb6Vc3"),
+        ('{"salt": "c2VjcmV0LXNhbHQtOWY4ZTdkNmM1YjRh"}', "c2VjcmV0LXNhbHQtOWY4ZTdkNmM1YjRh"),
+    ],
+)
+def test_a_salt_and_a_short_password_paired_with_its_name_are_found(text, secret):
+    assert secret in _found(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'REQUIRED = ("DB_PASSWORD", "DB_HOST", "DB_USER")',  # a list of names
+        "define('DB_PASSWORD', 'hunter2');",  # short and unsigned: a list's next name as often
+        "SALT_ROUNDS=10",
+        'salt = "pepper"',
+    ],
+)
+def test_names_and_words_beside_a_password_or_salt_stay(text):
+    assert _found(text) == []

@@ -26,7 +26,7 @@ review rather than trusted. Names that describe a secret without holding one
 placeholders, references to other variables, hashes, digests, public keys, doc examples.
 
 Speed: one Aho-Corasick pass over the lower-cased text finds the few trigger words (``pass``,
-``pwd``, ``secret``, ``token``, ``key``, ``auth``, ``cred``, ``pat``); only around those does any
+``pwd``, ``secret``, ``token``, ``key``, ``auth``, ``cred``, ``pat``, ``salt``); only around those does any
 Python run, with one anchored regex match per candidate name.
 """
 
@@ -45,12 +45,12 @@ from tracepub.detect.secrets.names import PASSWORD, STRONG, WEAK, code_shaped, l
 from tracepub.detect.secrets.values import auth_blob as _auth_blob
 from tracepub.detect.secrets.values import base64_block_end as _base64_block_end
 from tracepub.detect.secrets.values import clean as _clean
+from tracepub.detect.secrets.values import signed_password, value_ok
 from tracepub.detect.secrets.values import type_for as _type_for
-from tracepub.detect.secrets.values import value_ok
 from tracepub.model import REDACTED, REVIEW, Leaf, Span
 
-_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat", "private", "access")
-_KEY_WORDS = _TRIGGERS[:8]  # a JSON key holding "private" or "access" alone names no secret
+_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "pat", "salt", "private", "access")
+_KEY_WORDS = _TRIGGERS[:9]  # a JSON key holding "private" or "access" alone names no secret
 
 
 # After the name: an optional closing quote (JSON key, ['key']), then an operator, then a value.
@@ -336,9 +336,8 @@ class ContextEntropy(Detector):
                 return None  # "auth: job=8f3d... attempt=2" (a log line): the value is job's
         if not value_ok(value, tier, quoted=quoted, code_like=code_like, setting=setting):
             return None
-        if not flag and m.group("op") == "," and len(value) < 16:
-            return None  # ("AES_KEY", "PBE2PARAM_st"): lists of names; a paired secret is long
-
+        if not flag and m.group("op") == "," and len(value) < 16 and not signed_password(value, tier):
+            return None  # ("AES_KEY", "PBE2PARAM_st"): lists of names; a paired secret is long (or signed)
         return self._span(vstart, vstart + len(value), name, tier, "assign", text)
 
     def _nearby(self, text: str, b: int, name: str, tier: int, a: int = -1) -> Span | None:

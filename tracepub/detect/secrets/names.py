@@ -186,6 +186,10 @@ def name_tier(name: str) -> int:
             tier = max(tier, STRONG if prev in _KEY_STRONG else WEAK)
         elif w.endswith("key") and len(w) > 3 and (w[:-3] in _KEY_STRONG or w.endswith(_GLUED_STRONG)):
             tier = max(tier, STRONG)  # (openweatherapikey, stripesecretkey: a vendor glued before api key)
+        elif w == "salt" or (
+            w.endswith("salt") and w[:-4] in ("auth", "nonce", "secure", "cookie", "session")
+        ):
+            tier = max(tier, STRONG)  # WordPress' AUTH_SALT, COOKIE_SALT: what hashes are keyed with
         elif w == "pat" and len(ws) > 1:
             tier = max(tier, STRONG)  # AZURE_DEVOPS_PAT, GITHUB_PAT: a personal access token
         elif w in ("auth", "authorization"):

@@ -219,6 +219,15 @@ def words_only(v: str) -> bool:
     return bool((v.isalpha() or _SEPARATED_WORDS.fullmatch(v)) and filters.wordy(v))
 
 
+_SIGN = re.compile(r"[^\w.-]")
+
+
+def signed_password(v: str, tier: int) -> bool:
+    """A password with a sign in it (``Hq7#vR2mLp9kW``): no name, however short (a short value paired
+    with a name is otherwise a list's next name: ``("DB_PASSWORD", "DB_HOST")``)."""
+    return tier == PASSWORD and _SIGN.search(v) is not None
+
+
 def _password_ok(v: str, *, quoted: bool, code_like: bool, setting: bool) -> bool:
     """The password tier (docs/design/secrets.md, "Passwords"): people choose passwords, so a
     value in a password's place is one whatever its letters (``whiteduke``, ``secret``,
