@@ -46,6 +46,10 @@ def _found(text: str, identity: dict[str, str] | None = None) -> set[tuple[str, 
         ("sudo chown -R nquell:nquell /srv/app", "nquell", "pii.username"),
         ("sudo -u svoigt psql orders", "svoigt", "pii.username"),
         ("su - tbrandt", "tbrandt", "pii.username"),
+        ("crontab -u wdunn -l", "wdunn", "pii.username"),
+        ("pkill -u gpell node", "gpell", "pii.username"),
+        ("sudo usermod -aG docker bnoor", "bnoor", "pii.username"),
+        ("apt update && sudo useradd -m -s /bin/bash kroth", "kroth", "pii.username"),
         ("#42  Fix rate limit   cnakai:fix-rate   OPEN   about 2 hours ago", "cnakai", "pii.username"),
     ],
 )
@@ -68,6 +72,9 @@ def test_the_owners_full_name_in_passwd_is_the_owners():
         "sudo -u postgres psql",
         "chown 1000:1000 data",
         "state:pending in review",
+        "echo passwd changed",  # not the command
+        "the usermod command works",
+        "ps -u root",
         "Accepted the invitation for Maren",  # prose
     ],
 )

@@ -156,14 +156,17 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
         ),
         ("password for ", "publickey for ", "for user ", "nvalid user "),
     ),
-    # commands that name an account: chown/chgrp, sudo -u, su -
+    # commands that name an account: chown, -u of sudo/crontab/ps/pkill..., su -, the user commands' last word
     (
         re.compile(
             rf"(?<![\w-])(?:chown[ \t]+(?:-[\w-]+[ \t]+)*(?P<u>{_NAME})(?::(?P<g>{_NAME}))?(?=[ \t])"
-            rf"|sudo[ \t]+(?:-[\w-]+[ \t]+)*-u[ \t]+(?P<u2>{_NAME})(?=[ \t]|$)|su[ \t]+(?:-|-l|--login)[ \t]+(?P<u3>{_NAME})(?=[ \t]|$))",
+            rf"|(?:sudo|crontab|ps|pgrep|pkill|killall|top|htop)[ \t]+(?:-[\w-]+[ \t]+)*-u[ \t]+(?P<u2>{_NAME})(?=[ \t]|$)"
+            rf"|su[ \t]+(?:-|-l|--login)[ \t]+(?P<u3>{_NAME})(?=[ \t]|$)"
+            r"|(?:^|[;&|(][ \t]*|\bsudo[ \t]+(?:-[\w-]+[ \t]+)*)(?:useradd|adduser|userdel|deluser|usermod|chage|passwd)"
+            rf"\b[^\n;&|]*?[ \t](?P<u4>{_NAME})[ \t]*(?=$|[;&|)]))",
             re.M,
         ),
-        ("chown", "sudo", "su -"),
+        ("chown", " -u ", "su -", "useradd", "adduser", "userdel", "deluser", "usermod", "chage", "passwd "),
     ),
     # gh pr list: a fork's head ref (owner:branch), then the state
     (
@@ -201,6 +204,7 @@ _TRIGGER_LITERALS = (
         "invalid user ",
     ),
     *("chown ", " -u ", "su -", "\topen", "\tmerged", "\tclosed", "\tdraft"),  # (gh prints tabs to a pipe)
+    *("useradd", "adduser", "userdel", "deluser", "usermod", "chage ", "passwd "),
     "user.name=",
 )
 
@@ -282,10 +286,12 @@ class IdentityPlaces(Detector):
                     if user.endswith("+"):  # ps cuts long names: the part shown is the name's start
                         b -= 1
                     out.append(Span(a + at, b + at, self.user_type(user), self.name, self.CONFIDENCE))
-                if user is None and (user := groups.get("u2") or groups.get("u3")) is not None:
+                alt = next((g for g in ("u2", "u3", "u4") if groups.get(g)), None) if user is None else None
+                if alt is not None:
+                    user = groups[alt]
                     user_ok = account(user)
                     if user_ok:
-                        a, b = m.span("u2" if groups.get("u2") else "u3")
+                        a, b = m.span(alt)
                         out.append(Span(a + at, b + at, self.user_type(user), self.name, self.CONFIDENCE))
                 person = groups.get("p")  # the account's full name: a person's, the owner's if the account is
                 if person is not None and user_ok and person.lower() not in _STAND_INS:
