@@ -92,3 +92,30 @@ def test_the_new_forms_hold_their_triggers():
         if whole:
             assert engine.line_hits(json.dumps({"a": text})) != Prefilter.NONE, text
     assert hits > 50
+
+
+@pytest.mark.parametrize(
+    "text, host",
+    [
+        ("connecting to db-02.corp.fjordlabs.io:5432", "db-02.corp.fjordlabs.io"),
+        ("ssh build01.internal.fjordlabs.io", "build01.internal.fjordlabs.io"),
+        ("curl https://grafana.intra.fjordlabs.io/d/abc", "grafana.intra.fjordlabs.io"),
+        ("vault.priv.acme.co.uk rejected the token", "vault.priv.acme.co.uk"),
+    ],
+)
+def test_an_internal_machine_under_a_public_domain_is_a_hostname(engine, text, host):
+    assert (host, "pii.hostname") in found(engine, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "self.internal.dev = 1",  # code, whatever its last word
+        "config.internal.api",  # no public suffix
+        "from foo.internal.io import bar",
+        "see docs.internal.example.com",  # a documentation domain
+        "https://lan.party.com",  # no private label inside the name
+    ],
+)
+def test_code_and_example_names_with_a_private_label_stay(engine, text):
+    assert not {t for t in found(engine, text) if t[1] == "pii.hostname"}

@@ -122,6 +122,13 @@ _PRIVATE_SUFFIX = r"(?:local|lan|internal|intranet|corp|localdomain|home\.arpa)"
 _PRIVATE_NAME = re.compile(
     rf"(?<![\w.$#\\-])(?P<name>{_LABEL}(?:\.{_LABEL})*\.(?i:{_PRIVATE_SUFFIX}))(?![\w-]|\.[A-Za-z0-9]|[(\[]|[ \t]*=(?!=))"
 )
+# A company's internal machine under its public domain: a private-use label inside the name
+# (``db-02.corp.fjordlabs.io``, ``grafana.intra.acme.com``), a known public suffix after it.
+_INTERNAL_LABEL = r"(?:corp|internal|intranet|intra|lan|priv)"
+_INTERNAL_NAME = re.compile(
+    rf"(?<![\w.$#\\-])(?P<name>(?:{_LABEL}\.)+(?i:{_INTERNAL_LABEL})(?:\.{_LABEL})+)"
+    r"(?![\w-]|\.[A-Za-z0-9]|[(\[]|[ \t]*=(?!=))"
+)
 # Infrastructure names every machine or cluster has, and code that ends like a suffix.
 _INFRA = re.compile(
     r"(?i)^(?:host\.docker\.internal|gateway\.docker\.internal|kubernetes\.docker\.internal|host\.containers\.internal"
@@ -205,11 +212,31 @@ def _hostname_ok(name: str, text: str, start: int) -> bool:
     return not before.endswith(("import ", "from ", "require(", "new "))
 
 
+@functools.lru_cache(maxsize=1)
+def _suffixes():
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)  # the list it ships: offline
+
+
+@functools.lru_cache(maxsize=4096)
+def _public_suffix(name: str) -> bool:
+    """The name ends in a registered domain under a public suffix (``acme.com``, not code's ``.api``)."""
+    ext = _suffixes()(name)
+    return bool(ext.suffix and ext.domain) and f"{ext.domain}.{ext.suffix}".lower() not in _EXAMPLE_DOMAINS
+
+
+_EXAMPLE_DOMAINS = frozenset(("example.com", "example.org", "example.net"))  # RFC 2606's, as docs write them
+
+
 def _hostnames(text: str, a: int = 0, b: int | None = None) -> list[Span]:
     b = len(text) if b is None else b
     out = []
     for m in _PRIVATE_NAME.finditer(text, a, b):
         if _hostname_ok(m.group("name"), text, m.start()):
+            out.append(Span(m.start(), m.end(), "pii.hostname", "machines:hostname", 0.85))
+    for m in _INTERNAL_NAME.finditer(text, a, b):
+        if _hostname_ok(m.group("name"), text, m.start()) and _public_suffix(m.group("name")):
             out.append(Span(m.start(), m.end(), "pii.hostname", "machines:hostname", 0.85))
     for m in _DEVICE_NAME.finditer(text, a, b):
         g = next(k for k in ("name", "win", "mac") if m.group(k))
@@ -338,6 +365,8 @@ class Hostnames(Detector):
             ".local",
             ".lan",
             ".internal",
+            ".intra",
+            ".priv",
             ".intranet",
             ".corp",
             ".home.arpa",
