@@ -163,3 +163,29 @@ def test_a_codeowners_files_people_are_handles_and_its_teams_stay(engine):
     assert {("rquist", "pii.username"), ("svoigt", "pii.username")} <= got
     assert not any("payments" in v or "fjordlabs" in v for v, _ in got)
     assert _after(engine, "cat README.md", text) == set()
+
+
+KUBECONFIG = """apiVersion: v1
+clusters:
+- cluster:
+    server: https://k8s.fjordlabs.io
+  name: prod
+contexts:
+- context:
+    cluster: prod
+    user: bvoss
+  name: prod
+users:
+- name: bvoss
+  user:
+    token: REDACTED
+- name: kubernetes-admin
+  user: {}
+"""
+
+
+def test_a_kubeconfigs_accounts_are_usernames_and_its_clusters_stay(engine):
+    got = _after(engine, "kubectl config view", KUBECONFIG)
+    assert ("bvoss", "pii.username") in got
+    assert not any(v in ("prod", "kubernetes-admin") for v, _ in got)
+    assert not any(v == "bvoss" for v, _ in _after(engine, "cat notes.yaml", KUBECONFIG))

@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from tracepub.detect.places import IdentityPlaces
+from tracepub.detect.engine import Engine
+from tracepub.detect.registry import DetectConfig
 from tracepub.model import Leaf
 
 
 def _found(text: str, identity: dict[str, str] | None = None) -> set[tuple[str, str]]:
-    return {(text[s.start : s.end], s.type) for s in IdentityPlaces(identity).scan(text, Leaf("claude_code"))}
+    """Through an engine, so the prefilter's trigger words for each place are tested too."""
+    engine = Engine(DetectConfig(identity=identity or {}, ner=False))
+    leaf = Leaf("claude_code", ("toolUseResult", "stdout"), "stdout", False)
+    return {
+        (text[s.start : s.end], s.type) for s in engine.scan(text, leaf) if s.detector.startswith("identity")
+    }
 
 
 @pytest.mark.parametrize(
@@ -50,7 +56,11 @@ def _found(text: str, identity: dict[str, str] | None = None) -> set[tuple[str, 
         ("pkill -u gpell node", "gpell", "pii.username"),
         ("sudo usermod -aG docker bnoor", "bnoor", "pii.username"),
         ("apt update && sudo useradd -m -s /bin/bash kroth", "kroth", "pii.username"),
-        ("#42  Fix rate limit   cnakai:fix-rate   OPEN   about 2 hours ago", "cnakai", "pii.username"),
+        (
+            "42\tFix rate limit\tcnakai:fix-rate\tOPEN\t2026-03-03T09:12:01Z",
+            "cnakai",
+            "pii.username",
+        ),  # to a pipe
     ],
 )
 def test_an_account_in_its_place_is_found(text, value, kind):

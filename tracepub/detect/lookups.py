@@ -139,3 +139,39 @@ class CodeOwners(_Lookup):
                     )
                 )
         return out
+
+
+# A kubeconfig's accounts: each ``- name: u`` entry under ``users:`` and each context's ``user: u``.
+_KUBE_USERS = re.compile(r"^users:[ \t]*\n(?P<body>(?:(?:[ \t-][^\n]*)?\n?)*)", re.M)
+_KUBE_ENTRY = re.compile(r"^- name:[ \t]+(?P<u>[A-Za-z_][\w.-]{0,63})[ \t]*$", re.M)
+_KUBE_CONTEXT_USER = re.compile(r"^[ \t]+user:[ \t]+(?P<u>[A-Za-z_][\w.-]{0,63})[ \t]*$", re.M)
+
+
+class KubeUsers(_Lookup):
+    """The accounts a kubeconfig read names (``kubectl config view``, ``cat ~/.kube/config``): people's
+    usernames as often as service accounts (system and generic names, ``admin``, stay)."""
+
+    name = "identity-places"
+    reads = re.compile(r"\bkubectl[ \t]+config[ \t]+view\b|\.kube/config\b|\bKUBECONFIG\b")
+    trigger = Trigger(
+        keys=(*COMMAND_KEYS, *OUTPUT_KEYS),
+        line_patterns=(_COMMAND_LINE.format(words=r"kubectl[ \t]+config|\.kube/config|kubeconfig"),),
+    )
+
+    def output(self, view: str) -> list[Span]:
+        from tracepub.detect.places import account
+
+        found = [
+            m
+            for b in _KUBE_USERS.finditer(view)
+            for m in _KUBE_ENTRY.finditer(view, b.start("body"), b.end("body"))
+        ]
+        found += list(_KUBE_CONTEXT_USER.finditer(view))
+        return [
+            Span(m.start("u"), m.end("u"), "pii.username", "identity-places:kubeconfig", 0.85)
+            for m in found
+            if account(m.group("u")) and m.group("u").lower() not in _KUBE_GENERIC
+        ]
+
+
+_KUBE_GENERIC = frozenset(("admin", "kubernetes-admin", "cluster-admin", "default", "user", "kube-admin"))

@@ -102,7 +102,7 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
         from tracepub.detect.secrets.secrets_ds import DetectSecrets
 
         detectors.append(DetectSecrets())
-    from tracepub.detect.lookups import CodeOwners, HostsLookup, NameLookup
+    from tracepub.detect.lookups import CodeOwners, HostsLookup, KubeUsers, NameLookup
     from tracepub.detect.pii.accounts import AwsAccounts
     from tracepub.detect.pii.addresses import Addresses
     from tracepub.detect.pii.birth import DatesOfBirth
@@ -120,6 +120,7 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
         HostsLookup(),  # a hosts lookup's and a name lookup's output (the command says what it is)
         NameLookup(),
         CodeOwners(),
+        KubeUsers(),
         Hostnames(),
         DatesOfBirth(),
         AwsAccounts(),
