@@ -189,3 +189,84 @@ def test_a_kubeconfigs_accounts_are_usernames_and_its_clusters_stay(engine):
     assert ("bvoss", "pii.username") in got
     assert not any(v in ("prod", "kubernetes-admin") for v, _ in got)
     assert not any(v == "bvoss" for v, _ in _after(engine, "cat notes.yaml", KUBECONFIG))
+
+
+def test_a_github_api_reads_logins_are_handles_and_bots_stay(tmp_path):
+    """gh's JSON output is parsed by the walker: each login field is judged after the command."""
+    src = tmp_path / "src" / "projects" / "-home-jo-src-orders"
+    src.mkdir(parents=True)
+    records = [
+        {
+            "type": "assistant",
+            "sessionId": "s1",
+            "uuid": "a",
+            "cwd": "/home/jo/src/orders",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "t1",
+                        "name": "Bash",
+                        "input": {"command": "gh pr view 42 --json author,reviews"},
+                    }
+                ],
+            },
+        },
+        {
+            "type": "user",
+            "sessionId": "s1",
+            "uuid": "b",
+            "cwd": "/home/jo/src/orders",
+            "message": {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": "t1",
+                        "content": json.dumps(
+                            {
+                                "author": {"login": "lmerz"},
+                                "reviews": [{"author": {"login": "dependabot[bot]"}}],
+                            }
+                        ),
+                    }
+                ],
+            },
+        },
+        {
+            "type": "assistant",
+            "sessionId": "s1",
+            "uuid": "c",
+            "cwd": "/home/jo/src/orders",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {
+                        "type": "tool_use",
+                        "id": "t2",
+                        "name": "Bash",
+                        "input": {"command": "cat fixtures/users.json"},
+                    }
+                ],
+            },
+        },
+        {
+            "type": "user",
+            "sessionId": "s1",
+            "uuid": "d",
+            "cwd": "/home/jo/src/orders",
+            "message": {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t2", "content": json.dumps({"login": "octocat"})}
+                ],
+            },
+        },
+    ]
+    (src / "s1.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    out = tmp_path / "out"
+    _redact(tmp_path / "src", out)
+    texts = "\n".join(_texts(out))
+    assert "lmerz" not in texts
+    assert "dependabot[bot]" in texts and "octocat" in texts  # a bot; a fixture read by another command

@@ -175,3 +175,30 @@ class KubeUsers(_Lookup):
 
 
 _KUBE_GENERIC = frozenset(("admin", "kubernetes-admin", "cluster-admin", "default", "user", "kube-admin"))
+
+
+_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")  # a GitHub login
+
+
+class GitHubLogins(_Lookup):
+    """After a GitHub API read (``gh api``, ``gh pr view --json author``, ``curl api.github.com``), each
+    ``login`` field is a person's handle, as a profile URL's is (``[bot]`` accounts stay). The walker
+    gives each field of the parsed output its own key, so this reads the field, not the output."""
+
+    name = "handles"
+    reads = re.compile(r"\bgh[ \t]+(?:api|pr|issue|repo|run|release|search)\b|api\.github\.com")
+    trigger = Trigger(
+        keys=(*COMMAND_KEYS, "login"),
+        line_patterns=(
+            _COMMAND_LINE.format(words=r"gh[ \t]|api\.github\.com"),
+            r'"login\\*"(?:\s|\\+[nrt])*:',
+        ),
+    )
+
+    def scan(self, text: str, leaf: Leaf | None) -> list[Span]:
+        key = ((leaf.key if leaf is not None else None) or "").lower()
+        if key in COMMAND_KEYS:
+            self._armed = self.reads.search(text) is not None
+        elif key == "login" and self._armed and _LOGIN.fullmatch(text):
+            return [Span(0, len(text), "pii.handle", "handles:github-login", 0.85)]
+        return []

@@ -102,7 +102,7 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
         from tracepub.detect.secrets.secrets_ds import DetectSecrets
 
         detectors.append(DetectSecrets())
-    from tracepub.detect.lookups import CodeOwners, HostsLookup, KubeUsers, NameLookup
+    from tracepub.detect.lookups import CodeOwners, GitHubLogins, HostsLookup, KubeUsers, NameLookup
     from tracepub.detect.pii.accounts import AwsAccounts
     from tracepub.detect.pii.addresses import Addresses
     from tracepub.detect.pii.birth import DatesOfBirth
@@ -121,6 +121,7 @@ def build_detectors(cfg: DetectConfig, found: Found | None = None) -> list[Detec
         NameLookup(),
         CodeOwners(),
         KubeUsers(),
+        GitHubLogins(),
         Hostnames(),
         DatesOfBirth(),
         AwsAccounts(),
