@@ -6,7 +6,8 @@ db-02`` the same line names machines (a docs example, "add this line to your hos
 private address). A line holding two capitalised words is a name to no one in particular; after
 ``git config user.name`` or ``git log --format=%an`` it is a person's (the owner's, most often: their
 git identity, found even when the machine running tracepub does not know it). A CODEOWNERS file's
-``@u`` are people's handles (``@org/team`` is a team).
+``@u`` are people's handles (``@org/team`` is a team), a kubeconfig's ``users`` are accounts, and the
+``login`` fields of a GitHub API read are handles (in a test fixture read by ``cat`` they stay).
 
 Like ``secrets.bare`` these detectors are stateful and read the same keys: the last command or
 path seen in a file (under ``command``, ``cmd``, ``file_path``, ...) says what an output (under
