@@ -270,3 +270,12 @@ def test_a_github_api_reads_logins_are_handles_and_bots_stay(tmp_path):
     texts = "\n".join(_texts(out))
     assert "lmerz" not in texts
     assert "dependabot[bot]" in texts and "octocat" in texts  # a bot; a fixture read by another command
+
+
+def test_logins_in_a_github_api_reads_text_output_are_handles(engine):
+    """Codex prints its exec header before the output, so the JSON stays text: its login fields are read there."""
+    header = "Chunk ID: ef0014\nWall time: 0.5 seconds\nProcess exited with code 0\nOutput:\n"
+    text = header + '{"user": {"login": "lmerz"}, "head": {"user": {"login": "dependabot[bot]"}}}\n'
+    got = _after(engine, "gh api repos/acme/api/pulls/42", text)
+    assert got == {("lmerz", "pii.handle")}
+    assert _after(engine, "cat fixtures/pulls.json", text) == set()

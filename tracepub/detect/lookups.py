@@ -179,6 +179,7 @@ _KUBE_GENERIC = frozenset(("admin", "kubernetes-admin", "cluster-admin", "defaul
 
 
 _LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})")  # a GitHub login
+_LOGIN_FIELD = re.compile(rf'"login"[ \t]*:[ \t]*"(?P<u>{_LOGIN.pattern})"')
 
 
 class GitHubLogins(_Lookup):
@@ -189,7 +190,7 @@ class GitHubLogins(_Lookup):
     name = "handles"
     reads = re.compile(r"\bgh[ \t]+(?:api|pr|issue|repo|run|release|search)\b|api\.github\.com")
     trigger = Trigger(
-        keys=(*COMMAND_KEYS, "login"),
+        keys=(*COMMAND_KEYS, *OUTPUT_KEYS, "login"),
         line_patterns=(
             _COMMAND_LINE.format(words=r"gh[ \t]|api\.github\.com"),
             r'"login\\*"(?:\s|\\+[nrt])*:',
@@ -202,4 +203,12 @@ class GitHubLogins(_Lookup):
             self._armed = self.reads.search(text) is not None
         elif key == "login" and self._armed and _LOGIN.fullmatch(text):
             return [Span(0, len(text), "pii.handle", "handles:github-login", 0.85)]
+        elif (
+            key in OUTPUT_KEYS and self._armed and '"login"' in text
+        ):  # JSON inside text (Codex's header first)
+            view = escaped_view(text)
+            return [
+                Span(m.start("u"), m.end("u"), "pii.handle", "handles:github-login", 0.85)
+                for m in _LOGIN_FIELD.finditer(view)
+            ]
         return []
