@@ -129,6 +129,8 @@ def test_a_hosts_lookup_arms_only_the_next_output(engine):
         ("git config --global --get user.name", "Maren Hale", ["Maren Hale"]),
         ("git log -3 --format=%an", "Maren Hale\nTomas Kovacs\nMaren Hale\n", ["Maren Hale", "Tomas Kovacs"]),
         ("git show -s --format='%cN' HEAD", "Ilse Varga\n", ["Ilse Varga"]),
+        ("id -F", "Maren Hale\n", ["Maren Hale"]),  # macOS
+        ("dscl . -read /Users/mhale RealName", "RealName:\n Maren Hale\n", ["Maren Hale"]),
     ],
 )
 def test_a_name_lookups_output_names_people(engine, command, output, names):

@@ -4,7 +4,7 @@ A hosts-file line without the file's ``localhost`` line (``pii.machines.HostsFil
 address and names to anyone; after ``getent hosts db-02``, ``grep build /etc/hosts`` or ``host
 db-02`` the same line names machines (a docs example, "add this line to your hosts file", keeps its
 private address). A line holding two capitalised words is a name to no one in particular; after
-``git config user.name`` or ``git log --format=%an`` it is a person's (the owner's, most often: their
+``git config user.name``, ``git log --format=%an`` or macOS's ``id -F`` it is a person's (the owner's, most often: their
 git identity, found even when the machine running tracepub does not know it). A CODEOWNERS file's
 ``@u`` are people's handles (``@org/team`` is a team), a kubeconfig's ``users`` are accounts, and the
 ``login`` fields of a GitHub API read are handles (in a test fixture read by ``cat`` they stay).
@@ -81,6 +81,7 @@ class HostsLookup(_Lookup):
 # author and committer names (``git log --format=%an``, ``git show -s --format='%cn'``).
 _READS_NAME = re.compile(
     r"\bgit[ \t]+config\b[^\n|;&]*?[ \t]user\.name[ \t]*(?:$|[|;&)\n])|\bgit[ \t]+(?:log|show)\b[^\n|;&]*%[ac][nN]"
+    r"|\bid[ \t]+-F\b|\bdscl\b[^\n|;&]*\bRealName\b"  # macOS: the account's full name
 )
 _NAME_LINE = re.compile(r"^[ \t]*(?P<n>[^\n]{3,80}?)[ \t]*$", re.M)
 
@@ -93,7 +94,7 @@ class NameLookup(_Lookup):
     trigger = Trigger(
         keys=(*COMMAND_KEYS, *OUTPUT_KEYS),
         line_patterns=(
-            _COMMAND_LINE.format(words=r"user\.name|%a|%c"),
+            _COMMAND_LINE.format(words=r"user\.name|%a|%c|id -f|realname"),
             # an output that starts with two words (a name's shape, folded)
             r'"(?:'
             + "|".join(OUTPUT_KEYS)
