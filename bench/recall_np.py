@@ -18,6 +18,11 @@ many for vendors no other suite names, with examples written as its authors met 
 SECRET value``, glued ``vendorTOKEN:value``); it has few negative examples, so its fp figure
 rests on a handful. A third opinion, and the widest one on vendors.
 
+``--suite titus``: Praetorian's Titus (praetorian-inc/titus, `pkg/rule/rules/*.yml`), Nosey Parker's
+successor, in the same format: Nosey Parker's rules with newer examples, and newer copies of Kingfisher's
+(``kingfisher.*`` ids, ``visible: false`` helpers among them) with examples neither of those two suites
+holds (516 of its 1,081 examples are in neither). A fourth opinion, on the newest vendors.
+
 The rules are read at run time from a git checkout of the suite's repository (``--repo``: a bare
 or normal git directory; its newest commit's rule files are read with ``git show``), never copied
 into this tree. An example's secrets are what the rule itself captures: every non-empty group
@@ -25,16 +30,19 @@ of its pattern (Rust regex syntax, compiled with the ``regex`` module) on the ex
 example its own rule does not match is skipped. What a rule captures beside its secret is left out
 of the score and counted in the "left out" line (an example with nothing left to score is left out
 whole): ``identifier_rules``, rules labelled or named for an identifier (Nosey Parker's
-``identifier`` category; a hidden Kingfisher rule named for an id, a name or a host; any rule named
+``identifier`` category; a hidden Kingfisher rule named for an id, a name, a host, an identifier or an
+organisation, a parenthesised qualifier after it; any rule named
 for a client id, a public key, a recipient or a URL that names no secret); captures the pattern marks
-as context (a user, a host, a client id by its comment, the words before it or its own opening);
+as context (a user, a host, a client id by its comment, the words before it, its own opening or its
+group name: ``(?P<owner>...)``, ``(?P<cred_name>...)``, ``CONTEXT_NAME``);
 ``url_parts``, the user and host around a URL's password; ``references_masks``, a variable reference
 or a mask in a secret's place (``$Password``, ``%nothing%``, ``#{...}``, ``######``, the word
 ``password`` itself, a ``YOUR...`` fill-in);
 ``documents_code``, a whole JSON document around a secret, or a string literal joined by ``+`` to a
 variable. A PEM armour line stands for its block (the whole match is scored); a match with no
 capture is scored without the vendor's name and label words it starts with (``launchdarkly-secret-``),
-and a capture without a trailing run of three or more dots (filler, not key). Each example is
+and a capture without a trailing run of three or more dots (filler, not key); a capture that
+is a whole connection string is scored by its password parameter (``...;password=V``). Each example is
 then planted exactly as bench/recall.py plants gitleaks' samples (6 harnesses x 4 places, canaries, the real
 ``tracepub redact`` in a subprocess) and scored the same way: fully redacted / partial /
 leaked for the examples, kept for the negative examples (their longest token must survive).
@@ -67,6 +75,7 @@ SUITES = {
         "crates/noseyparker/data/default/builtin/rules/",
     ),
     "kingfisher": (Path("/work/.mirror/mongodb+kingfisher/repo"), "data/rules/"),
+    "titus": (Path("/work/.mirror/praetorian-inc+titus/repo"), "pkg/rule/rules/"),
 }
 REPO, RULES = SUITES["noseyparker"]
 MIN_SECRET = 6  # a shorter capture (a user name, a port) is context, not the secret measured
@@ -97,8 +106,8 @@ CONTEXT_BEFORE = re.compile(
 CONTEXT_START = re.compile(r"\s*(?i:(?:machine|user|login|host)\b|[a-z0-9]{0,8}[-_]?client[-_.]?id)")
 # With other captures beside it, a code name holding a secret word is the name, not the value
 # (``<add key="FromEmailPassword" value="...">``).
-KEY_NAME = re.compile(r"(?:[A-Z][a-z]+){2,}[A-Za-z0-9]*")
-SECRET_WORD = re.compile(r"(?i:pass|secret|token|key|user|admin)")
+KEY_NAME = re.compile(r"(?:[A-Z][a-z]+){2,}\w*")  # (``ConnectionString_B2B`` too)
+SECRET_WORD = re.compile(r"(?i:pass|secret|token|key|user|admin|connection)")
 # A webhook's scheme, host and fixed path words are public; the ids after them are the secret.
 URL_PREFIX = re.compile(r"[A-Za-z][\w+.-]*://[^/\s]+/(?:[A-Za-z]+/)*")
 
@@ -139,16 +148,32 @@ def group_spans(pattern: str) -> dict[int, tuple[int, int]]:
     return out
 
 
+# A named capture whose name is one of these holds what identifies or locates, not what authenticates:
+# a client, app or account id, a key's or account's name, a user, a host, a port, a domain, a URL, a
+# path, a repository and its owner, a service, a registry, a data centre (``(?P<dc>us13)``), a
+# database, an organisation (``(?P<azure_devops_org>...)``). A name holding a secret word
+# (``key_id``, ``token_id``, ``webhook_base``) or a webhook's ids (``user_id``, ``hook_id``) is scored.
+CONTEXT_NAME = re.compile(
+    r"(?i:(?:client_|app_?|account_)?id|(?:cred_|account_)?name|user(?:name)?|(?:site_)?domain|host|port"
+    r"|(?:bucket_)?url|endpoint|arn|(?:repo_)?path|owner|repo|service(?:_alt)?|reg|dc|db|(?:\w+_)?org)"
+)
+GROUP_NAME = re.compile(r"\(\?P<(\w+)>")
+
+
 def context_groups(pattern: str) -> set[int]:
     """Captures the rule itself marks as context: by the comment after them (``"(...)" (?# username)``),
     by the words of the pattern between the previous capture and them (``login\\s+(\\S+)``,
-    ``(?: AccountName | ...) \\s*=\\s* (...)``), or by a word they start with (``( machine \\s+ ...)``)."""
+    ``(?: AccountName | ...) \\s*=\\s* (...)``), by a word they start with (``( machine \\s+ ...)``), or
+    by their name (``CONTEXT_NAME``: ``(?P<owner>...)``, ``(?P<cred_name>...)``)."""
     out = set()
     prev = 0
     for g, (a, b) in sorted(group_spans(pattern).items()):
         after = re.match(r"[^()\n]{0,4}?\s*\(\?#([^)]*)\)", pattern[b + 1 :])
         before = re.sub(r"\(\?#[^)]*\)", "", pattern[prev:a])[-80:]
-        if after is not None:
+        named = GROUP_NAME.match(pattern, a)
+        if named is not None and CONTEXT_NAME.fullmatch(named.group(1)):
+            out.add(g)
+        elif after is not None:
             if CONTEXT_GROUP.search(after.group(1)):
                 out.add(g)
         elif CONTEXT_BEFORE.search(before) or CONTEXT_START.match(pattern, a + 1):
@@ -161,10 +186,17 @@ def context_groups(pattern: str) -> set[int]:
 URL_USERINFO = re.compile(r"[A-Za-z][\w+.-]*://[^:@/\s]*:(?P<pw>[^\s/]+)@[^@\s]+\Z")
 
 
+# A capture that is a whole connection string with its password as a parameter (Kingfisher's JDBC rule:
+# ``jdbc:postgresql://db.example.com:5432/app?user=admin&password=...``): the password is the secret,
+# the driver, host, database and user around it are context.
+CONN_PASSWORD = re.compile(r"(?i)(?:jdbc:|[A-Za-z][\w+.-]*://)[^\s]*?[;?&](?:password|pwd)=(?P<pw>[^;&\s]+)")
+
+
 def secret_of(value: str) -> str:
     """The part of a capture that is secret: a webhook URL without its scheme, host and path words;
-    a URL's password without the scheme, user and host around it."""
-    u = URL_USERINFO.match(value)
+    a URL's password without the scheme, user and host around it; a connection string's password
+    parameter without the rest of it."""
+    u = URL_USERINFO.match(value) or CONN_PASSWORD.match(value)
     if u is not None:
         return u.group("pw")
     m = URL_PREFIX.match(value)
@@ -234,7 +266,8 @@ def without_label(value: str, rule_id: str) -> str:
 # ``identifier`` category says; a hidden rule named for a key or a token (AWS's key id, Trello's token)
 # stays a secret.
 HIDDEN_ID_NAME = re.compile(
-    r"\b(?:id|name|username|domain|host|url|email|account identifier)\s*$", re.IGNORECASE
+    r"\b(?:id|name|username|domain|host|url|email|identifier|organi[sz]ation)(?:\s*\([^)]*\))?\s*$",
+    re.IGNORECASE,
 )
 HIDDEN_SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
 # Any rule, shown or hidden, named for what identifies rather than authenticates: a client or app id
