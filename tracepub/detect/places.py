@@ -80,6 +80,9 @@ _Q = r"\\*\"[ \t]{0,8}"  # a quote, escaped or not (the view leaves spaces after
 # One regex per place, each with the text one of which it needs (a cheap test before it runs); the
 # groups are ``u`` (an account), ``g`` (its group, if named the same) and ``h`` (a host).
 _AT = ("@",)
+# An algorithm's name on an ssh command line (``-o KexAlgorithms=curve25519-sha256@libssh.org``, RFC 4251
+# section 6) is shaped as u@host; its domain is the implementation's, no one's machine.
+_NOT_SSH_EXTENSION = r"(?!(?:openssh\.(?:com|org)|libssh\.org|ssh\.com)(?![\w.-]))"
 _GIT_NAME = r"(?<![\w.])user\.name=(?P<n>[A-Z][^\W\d_]*(?:[ \t][A-Z][\w'’.-]*){1,3})[ \t]*(?=$|\\n|\")"
 _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
     # bash/zsh prompts: u@host:~/src$ | u@host ~/src % | [u@host src]$
@@ -98,7 +101,7 @@ _PLACES: list[tuple[re.Pattern, tuple[str, ...]]] = [
     (
         re.compile(
             rf"(?<![\w-])(?:ssh|scp|sftp|rsync|mosh|ssh-copy-id)[ \t][^\n|;&]{{0,200}}?(?<![\w.+-])"
-            rf"(?P<u>{_NAME})@(?P<h>{_HOST})(?=[\s:]|$)"
+            rf"(?P<u>{_NAME})@{_NOT_SSH_EXTENSION}(?P<h>{_HOST})(?=[\s:]|$)"
         ),
         _AT,
     ),

@@ -1,10 +1,11 @@
 """Values whose JSON key says what they are: ``{"card_number": "374805780633095"}``,
-``{"phone": "4158675309"}``, ``{"dob": "1987-03-12"}``, ``{"Account": "384721950362"}``.
+``{"phone": "4158675309"}``, ``{"dob": "1987-03-12"}``, ``{"Account": "384721950362"}``,
+``{"ssn": "536904412"}``.
 
 JSON written inside a tool output is parsed and its strings are scanned one by one, so the value
 arrives without the ``"card_number":`` in front that a detector reading the text would see as its
 cue. Here the key is the cue, and the value must still have its kind's shape and check (Luhn for a
-card, a valid number for a phone, a date, twelve digits for an account).
+card, a valid number for a phone, a date, twelve digits for an account, the named id's own check).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tracepub.detect.base import Detector, Trigger
-from tracepub.detect.pii import phones
+from tracepub.detect.pii import national_ids, phones
 from tracepub.detect.pii.accounts import example_account
 from tracepub.detect.pii.birth import _DATE
 from tracepub.model import Leaf, Span
@@ -65,7 +66,14 @@ _ACCOUNT_KEYS = (
     "owner_id",
     "ownerid",
 )
+# Keys that name a national id (``national_ids``' names, as keys are written).
+_ID_KEYS = (
+    "ssn", "social_security_number", "sin", "social_insurance_number", "tfn", "tax_file_number", "pesel",
+    "personnummer", "nhs_number", "steuer_id", "nir", "bsn", "burgerservicenummer", "cpf", "codice_fiscale",
+    "passport_number", "passport_no", "tckn", "rrn",
+)  # fmt: skip
 _KIND = {
+    **dict.fromkeys(_ID_KEYS, "national_id"),
     **dict.fromkeys(_CARD_KEYS, "card"),
     **dict.fromkeys(_PHONE_KEYS, "phone"),
     **dict.fromkeys(_DOB_KEYS, "dob"),
@@ -103,6 +111,8 @@ class KeyedValues(Detector):
             return _phone(value, a)
         elif kind == "dob" and _DOB.fullmatch(value):
             return [Span(a, b, "pii.date_of_birth", "keyed:dob", 0.85)]
+        elif kind == "national_id" and national_ids.named(leaf.key or "", value):
+            return [Span(a, b, "pii.national_id", "keyed:national_id", 0.8)]
         elif kind == "account" and _ACCOUNT.fullmatch(value) and not example_account(value):
             return [Span(a, b, "pii.aws_account_id", "keyed:account", 0.8)]
         return []

@@ -37,7 +37,13 @@ _CONFIG = re.compile(
     rf"|\bNmap scan report for[ \t]+(?:[\w.-]+[ \t]+\()?(?P<ip4>{_IP})"
     rf"|\bIPv[46] Address[. \t]*:[ \t]*(?P<ip5>{_IP})"  # Windows ipconfig
     rf"|(?:^|(?<=\n))(?:IP address|Router): (?P<ip7>{_V4})(?![\w.:])"  # macOS networksetup -getinfo
+    # where a connection's other end is named: curl -v / telnet / psql, ssh's banner and sshd's log, ping
+    rf"|\bConnected to (?:(?P<name>[A-Za-z0-9][\w.-]{{0,252}}) )?\((?P<ip8>{_IP})\)|\bTrying (?P<ip9>{_V4})\.\.\."
+    rf"|\bLast login: [^\n]{{0,60}}? from (?P<ip10>{_IP})(?![\w.:])"
+    rf"|\bAccepted (?:publickey|password|keyboard-interactive)[^\n]{{0,80}}? from (?P<ip11>{_IP}) port\b"
+    rf"|\b\d+ bytes from (?P<ip12>{_V4})(?![\w.])"
 )
+_IP_GROUPS = ("ip", "ip6", "ip2", "ip3", "ip4", "ip5", "ip7", "ip8", "ip9", "ip10", "ip11", "ip12")
 # A hosts-file line: an address at a line start, then names (a comment may follow).
 _HOSTS_LINE = re.compile(
     rf"{_BOL}[ \t]*(?P<ip>{_IP})[ \t]+(?P<names>[A-Za-z0-9][\w.-]*(?:[ \t]+[A-Za-z0-9][\w.-]*)*)[ \t]*(?:#[^\n]*)?$",
@@ -299,6 +305,11 @@ class _ConfigLines(Detector):
             "hardware address",
             "ip address: 0",
             "router: 0",
+            "connected to ",
+            "trying 0",
+            "last login:",
+            "accepted ",
+            "bytes from 0",
         ),
         lines=True,
     )
@@ -307,9 +318,15 @@ class _ConfigLines(Detector):
         text = escaped_view(text)
         out: list[Span] = []
         for m in _CONFIG.finditer(text):
-            g = next(k for k in ("ip", "ip6", "ip2", "ip3", "ip4", "ip5", "ip7") if m.group(k))
+            g = next(k for k in _IP_GROUPS if m.group(k))
             if _machine_address(m.group(g)):
                 out.append(Span(m.start(g), m.end(g), "pii.ip", "machines:netconfig", 0.85))
+                name = m.group("name")  # a name that resolves to a private address is a private machine's
+                private = ipaddress.ip_address(m.group(g).split("%", 1)[0]).is_private
+                if name and private and not name.replace(".", "").isdigit():
+                    out.append(
+                        Span(m.start("name"), m.end("name"), "pii.hostname", "machines:netconfig", 0.85)
+                    )
         for m in _MAC.finditer(text):
             nl = text.rfind("\n", max(0, m.start() - 120), m.start())
             if not _MAC_CUE.search(text, nl + 1 if nl >= 0 else max(0, m.start() - 120), m.start()):

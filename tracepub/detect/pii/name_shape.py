@@ -245,6 +245,8 @@ _NOT_NAMES = {
     "console",
     "dashboard",
 }
+# The words of a street address ("51 Franklin Street, Fifth Floor" in every GPL header): a place.
+_NOT_NAMES |= {"street", "st.", "avenue", "ave.", "road", "floor", "suite", "boulevard", "blvd.", "parkway"}
 # After a one-word name, words that make it a person ("Raman said", "Priya's").
 SPEECH = {
     "said",

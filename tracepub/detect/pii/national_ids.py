@@ -13,7 +13,8 @@ are the ones its other country packs know, decided here with their checksums:
   one-in-eleven check are as often any number: the SIN as 9 digits or ``123 456 782``, the
   Australian TFN, the Polish PESEL (also a valid birth date), the Swedish personnummer (a date and
   Luhn), the Turkish TCKN, the South African ID (a date and Luhn), the NHS number, the German
-  tax id, and the NIR as 15 bare digits; and the Italian codice fiscale (16 characters, a check
+  tax id, the Dutch BSN (the eleven-test), the Brazilian CPF (two check digits), and the NIR as 15
+  bare digits; and the Italian codice fiscale (16 characters, a check
   letter: strong, but its shape of letters and digits has no literal the prefilter's automaton
   could look for, so it waits for its name: ``codice fiscale``, ``C.F.``, ``tax code``).
 
@@ -169,6 +170,23 @@ def _uk_nhs(d: str) -> bool:
     return check != 10 and (check % 11) == int(d[9])
 
 
+def _nl_bsn(d: str) -> bool:
+    """The Dutch BSN's eleven-test: the digits weighted 9..2, the last -1, sum to a multiple of 11."""
+    total = sum(int(c) * w for c, w in zip(d[:8], range(9, 1, -1), strict=True)) - int(d[8])
+    return d != "000000000" and total % 11 == 0
+
+
+def _br_cpf(d: str) -> bool:
+    """The Brazilian CPF's two check digits (mod 11), a run of one digit aside."""
+    if len(set(d)) == 1:
+        return False
+    for n in (9, 10):
+        check = sum(int(c) * w for c, w in zip(d[:n], range(n + 1, 1, -1), strict=True)) * 10 % 11 % 10
+        if check != int(d[n]):
+            return False
+    return True
+
+
 def _de_taxid(d: str) -> bool:
     if d[0] == "0":
         return False
@@ -260,6 +278,8 @@ _NAMED = (
      r"[0-9]{2}([ ]?)[0-9]{3}\1[0-9]{3}\1[0-9]{3}", _digits(_de_taxid)),
     (r"nir|s[ée]curit[ée] sociale|num[ée]ro de s[ée]cu|insee",
      r"[12][0-9]{12}[0-9]{2}|[12](?: [0-9]{2}){3} [0-9]{3} [0-9]{3} [0-9]{2}", _fr_nir),
+    (r"bsn|burgerservicenummer|sofinummer", r"[0-9]{4}\.?[0-9]{2}\.?[0-9]{3}|[0-9]{9}", _digits(_nl_bsn)),
+    (r"cpf", r"[0-9]{3}\.?[0-9]{3}\.?[0-9]{3}-?[0-9]{2}", _digits(_br_cpf)),
     # A passport number after its name: no check digit outside the machine-readable zone, so the
     # shapes most countries print (US/UK nine digits, a letter or two and six to eight digits, the
     # German nine of letters and digits with three digits or more).
@@ -318,8 +338,8 @@ class NationalIds(Detector):
                   "permanent resident", "turkish id", "turkish national id", "rrn", "resident registration",
                   "주민등록번호", "kimlik", "tckn", "identity number", "id number", "id no", "steuer", "idnr",
                   "identifikationsnummer", "sécurité sociale", "securite sociale", "insee", "numéro de sécu",
-                  "codice fiscale", "c.f.", "fiscal code", "tax code", "passport",
-                  *(w + c for w in ("sin", "ssn", "nas", "tfn", "nhs", "nir", "t.c.", "cf") for c in (" ", ":", "=", "#",
+                  "codice fiscale", "c.f.", "fiscal code", "tax code", "passport", "burgerservicenummer", "sofinummer",
+                  *(w + c for w in ("sin", "ssn", "nas", "tfn", "nhs", "nir", "t.c.", "cf", "bsn", "cpf") for c in (" ", ":", "=", "#",
                                                                                             '"', "'", ")", "_"))),
         shapes=_STRONG_SHAPES,
         shape_check=_B,  # as every ``_STRONG`` match starts: the automaton finds the shapes in hex too
@@ -328,3 +348,10 @@ class NationalIds(Detector):
 
     def scan(self, text: str, leaf: Leaf) -> list[Span]:
         return national_ids(escaped_view(text))
+
+
+def named(name: str, value: str) -> bool:
+    """Whether ``value`` is the national id its name (a JSON key: ``ssn``, ``tax_file_number``) says,
+    with the check of that id: the value of JSON parsed out of a tool's output, with no text around."""
+    text = f"{name.replace('_', ' ')}: {value}"
+    return any(s.end - s.start == len(value) and s.end == len(text) for s in national_ids(text))

@@ -101,6 +101,16 @@ _STRONG_NAMES = frozenset(
     }
 )
 
+
+def _product(word: str) -> bool:
+    """A word no English text uses (wordfreq knows it not at all), of five letters or more: a product's
+    name (``diffbot_key``, ``ipstack_key``), whose key is its API key, hex or UUID as its vendor makes it.
+    An identifier's words (``_KEY_NOT``: ``cache``, ``dedup``, ``idempotency``) are ruled out before."""
+    from wordfreq import zipf_frequency
+
+    return len(word) >= 5 and word.isalpha() and zipf_frequency(word, "en") == 0
+
+
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SPLIT = re.compile(r"[^A-Za-z0-9ñ]+")
 
@@ -183,7 +193,7 @@ def name_tier(name: str) -> int:
                 continue
             if prev not in _KEY_STRONG and any(x not in _QUALIFIERS for x in ws[i + 1 :]):
                 continue  # key_down_event, BlindKeySignatures, None_KeyMeshing: the name is about something else
-            tier = max(tier, STRONG if prev in _KEY_STRONG else WEAK)
+            tier = max(tier, STRONG if prev in _KEY_STRONG or (len(ws) == 2 and _product(prev)) else WEAK)
         elif w.endswith("key") and len(w) > 3 and (w[:-3] in _KEY_STRONG or w.endswith(_GLUED_STRONG)):
             tier = max(tier, STRONG)  # (openweatherapikey, stripesecretkey: a vendor glued before api key)
         elif w == "salt" or (

@@ -1,0 +1,77 @@
+"""Classes found missing on a fourth outside suite (Titus' rule examples, bench/recall_np.py --suite
+titus) and by hand-written probes of traces: a product's name before ``key`` with the hex or UUID its
+vendor issues, FileZilla's ``<Pass>`` element, an ssh algorithm name that is shaped as u@host, a GPL
+header's street read as a person. Each class beside the look-alike that must stay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from secretkit import covered, secret_spans
+
+from tracepub.detect.engine import Engine
+from tracepub.detect.pii.name_shape import ner_score
+from tracepub.detect.registry import DetectConfig
+from tracepub.fakes import expand
+from tracepub.model import Leaf
+
+RNG = random.Random(20261204)
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(DetectConfig(ner=False))
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "diffbot_key = {v}",
+        "ipstack_key={v}",
+        "infura_key: {v}",
+        '{"mailjetKey": "{v}"}',
+    ],
+)
+@pytest.mark.parametrize("value", ["{{lowerhex:32}}", "{{uuid}}"])
+def test_a_products_key_holds_hex_or_a_uuid(engine, template, value):
+    v = expand(value, RNG)
+    text = template.replace("{v}", v)
+    assert covered(engine, text, v), (
+        text,
+        [(text[s.start : s.end], s.type) for s in secret_spans(engine, text)],
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cache_key = {v}",  # an identifier's word: a hash
+        "idempotency_key: {v}",
+        "sort_key={v}",
+        "monkey = {v}",  # not the word key
+        "weather_key = {v}",  # an English word before key: an id as likely as a credential
+    ],
+)
+def test_an_identifiers_key_keeps_its_hash(engine, text):
+    text = text.replace("{v}", expand("{{lowerhex:32}}", RNG))
+    assert not secret_spans(engine, text), text
+
+
+def test_filezilla_pass_element_with_attributes(engine):
+    v = expand("{{b64:32}}", RNG)
+    text = f'<Server><Host>ftp.example.org</Host><User>ci</User><Pass encoding="base64">{v}</Pass></Server>'
+    assert covered(engine, text, v)
+
+
+def test_ssh_algorithm_names_are_not_accounts(engine):
+    text = "ssh -o KexAlgorithms=curve25519-sha256@libssh.org -c aes128-gcm@openssh.com mkoval@build-7"
+    engine.start_unit()
+    found = {text[s.start : s.end]: s.type for s in engine.scan(text, Leaf(text))}
+    assert "curve25519-sha256" not in found and "libssh.org" not in found, found
+    assert found.get("mkoval") == "pii.username" and found.get("build-7") == "pii.hostname", found
+
+
+def test_street_words_make_no_person():
+    assert ner_score("Franklin Street") == 0 and ner_score("Fifth Floor") == 0
+    assert ner_score("Jonas Becker") > 0 and ner_score("Franklin Moss") > 0
