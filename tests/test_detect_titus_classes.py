@@ -75,3 +75,52 @@ def test_ssh_algorithm_names_are_not_accounts(engine):
 def test_street_words_make_no_person():
     assert ner_score("Franklin Street") == 0 and ner_score("Fifth Floor") == 0
     assert ner_score("Jonas Becker") > 0 and ner_score("Franklin Moss") > 0
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        (
+            "Connected to db01.int.acme-corp.net (10.2.3.4) port 5432 (#0)",
+            ["db01.int.acme-corp.net", "10.2.3.4"],
+        ),
+        ("*   Trying 10.0.0.12:443...", ["10.0.0.12"]),
+        ("Last login: Tue Mar  3 09:12:44 2026 from 192.168.4.27", ["192.168.4.27"]),
+        ("64 bytes from 192.168.1.1: icmp_seq=0 ttl=64 time=1.2 ms", ["192.168.1.1"]),
+        ("Connected to localhost (127.0.0.1) port 8000 (#0)", []),
+    ],
+)
+def test_a_connections_other_end_names_a_machine(engine, text, found):
+    engine.start_unit()
+    spans = [s for s in engine.scan(text, Leaf(text)) if s.type in ("pii.ip", "pii.hostname")]
+    assert sorted({text[s.start : s.end] for s in spans}) == sorted(found)
+
+
+@pytest.mark.parametrize(
+    "key,value,found",
+    [
+        ("ssn", "536904412", True),
+        ("ssn", "000000000", False),
+        ("bsn", "111222333", True),
+        ("bsn", "111222334", False),  # fails the eleven-test
+        ("cpf", "529.982.247-25", True),
+        ("cpf", "529.982.247-26", False),
+        ("tax_file_number", "123 456 782", True),
+        ("order_id", "536904412", False),
+    ],
+)
+def test_a_national_id_under_its_json_key(engine, key, value, found):
+    engine.start_unit()
+    spans = [s for s in engine.scan(value, Leaf("codex", key=key)) if s.type == "pii.national_id"]
+    assert bool(spans) is found, spans
+
+
+def test_bsn_and_cpf_after_their_name(engine):
+    for text, value in (
+        ("BSN 111222333 for the Dutch form", "111222333"),
+        ("CPF do cliente: 529.982.247-25", "529.982.247-25"),
+    ):
+        engine.start_unit()
+        assert [
+            text[s.start : s.end] for s in engine.scan(text, Leaf(text)) if s.type == "pii.national_id"
+        ] == [value]

@@ -38,7 +38,7 @@ _CONFIG = re.compile(
     rf"|\bIPv[46] Address[. \t]*:[ \t]*(?P<ip5>{_IP})"  # Windows ipconfig
     rf"|(?:^|(?<=\n))(?:IP address|Router): (?P<ip7>{_V4})(?![\w.:])"  # macOS networksetup -getinfo
     # where a connection's other end is named: curl -v / telnet / psql, ssh's banner and sshd's log, ping
-    rf"|\bConnected to (?:(?P<name>[A-Za-z0-9][\w.-]{{0,252}}) )?\((?P<ip8>{_IP})\)|\bTrying (?P<ip9>{_V4})\.\.\."
+    rf"|\bConnected to (?:(?P<name>[A-Za-z0-9][\w.-]{{0,252}}) )?\((?P<ip8>{_IP})\)|\bTrying (?P<ip9>{_V4})(?::[0-9]{{1,5}})?\.\.\."
     rf"|\bLast login: [^\n]{{0,60}}? from (?P<ip10>{_IP})(?![\w.:])"
     rf"|\bAccepted (?:publickey|password|keyboard-interactive)[^\n]{{0,80}}? from (?P<ip11>{_IP}) port\b"
     rf"|\b\d+ bytes from (?P<ip12>{_V4})(?![\w.])"
