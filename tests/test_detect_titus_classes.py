@@ -124,3 +124,37 @@ def test_bsn_and_cpf_after_their_name(engine):
         assert [
             text[s.start : s.end] for s in engine.scan(text, Leaf(text)) if s.type == "pii.national_id"
         ] == [value]
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "$client->setApiKey('{v}');",
+        'Stripe.setApiKey("{v}");',
+        'client.set_api_key("{v}")',
+        'builder.withToken("{v}").build()',
+        "useApiKey('{v}')",
+        'new ApiClient().apiKey("{v}")',
+        'config.setPassword("{v}");',
+    ],
+)
+def test_a_setter_given_the_secret(engine, template):
+    v = expand("{{alnum:28}}", RNG)
+    text = template.replace("{v}", v)
+    assert covered(engine, text, v), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'hash_password("{v}")',  # does something else with it
+        'verify_token("{v}")',
+        "token('{v}')",  # a function of that name: anything
+        "sgMail.setApiKey(process.env.SENDGRID_API_KEY)",
+        "client.setApiKey('YOUR_API_KEY')",
+        'lexer.token("IDENT")',
+    ],
+)
+def test_calls_that_set_no_secret(engine, text):
+    text = text.replace("{v}", expand("{{alnum:28}}", RNG))
+    assert not secret_spans(engine, text), text

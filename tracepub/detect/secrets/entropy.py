@@ -37,6 +37,7 @@ from operator import itemgetter
 
 from tracepub.detect.base import Detector, Trigger
 from tracepub.detect.secrets import filters
+from tracepub.detect.secrets.calls import call_opens, setter_value
 from tracepub.detect.secrets.columns import cell_value
 from tracepub.detect.secrets.keywords import KeywordIndex
 from tracepub.detect.secrets.labels import QUICK as LABEL_QUICK
@@ -187,6 +188,12 @@ class ContextEntropy(Detector):
                 c = text[b] if b < n else ""
                 if c and c in _ASSIGN_FIRST:
                     span = self._assignment(text, a, b, tier)
+                elif (
+                    c == "("
+                    and (at := setter_value(text, a, b))
+                    and value_ok(text[at[0] : at[1]], tier, quoted=True)
+                ):
+                    span = self._span(*at, ident, tier, "call", text)  # Stripe.setApiKey("...") (calls.py)
                 else:  # neither _ASSIGN, _FLAG, _ELEMENT, _SET_VALUE nor _REAL_ASSIGNMENT can match here
                     span = self._nearby(text, b, ident.lstrip("-").strip("."), tier, a)
             else:
@@ -294,7 +301,7 @@ class ContextEntropy(Detector):
         if not flag:
             op = m.group("op")
             quoted_name = a > 0 and text[a - 1] in "\"'`" or m.group("close") is not None
-            if op == "," and not (quoted_name and (name.isupper() or _call_opens(text, a)) and m.group("qv")):
+            if op == "," and not (quoted_name and (name.isupper() or call_opens(text, a)) and m.group("qv")):
                 # lists of names; setenv("GH_TOKEN", "..."), Add("AccountKey", "...") and
                 # GetEnvOrDefault("api_token", "...") pairs count: a call's first two arguments
                 return None
@@ -409,15 +416,6 @@ def _operator_after(text: str, b: int) -> bool:
         or text.startswith(("is", "was", "to"), p)
         or (c in _NAME_START and text.find("=", p + 1, p + 36) >= 0)
     )
-
-
-def _call_opens(text: str, a: int) -> bool:
-    """The quoted name at ``a`` is a call's first argument: ``Add("AccountKey", ...`` (the
-    quote before it, blanks, then an opening parenthesis)."""
-    i = a - 2
-    while i >= 0 and text[i] in _BLANKS:
-        i -= 1
-    return i >= 0 and text[i] == "("
 
 
 # ``_ident_bounds``' forward half as a regex: at most 80 name characters after the trigger word.
