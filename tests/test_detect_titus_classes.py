@@ -158,3 +158,24 @@ def test_a_setter_given_the_secret(engine, template):
 def test_calls_that_set_no_secret(engine, text):
     text = text.replace("{v}", expand("{{alnum:28}}", RNG))
     assert not secret_spans(engine, text), text
+
+
+def test_place_names_make_no_person():
+    for place in ("San Francisco", "Santa Clara", "Los Angeles", "Fort Worth"):
+        assert ner_score(place) == 0, place
+    assert ner_score("Tanaka San") > 0 and ner_score("Maria Santos") > 0
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("the test phone 555-0100 and call 555-0199", True),  # the NANP's fiction block, also written local
+        ("call me on 555-2368", False),
+        ("\tether 00:00:5e:00:53:af", True),  # RFC 7042's documentation block
+        ("\tether 3c:22:fb:9a:11:07", False),
+    ],
+)
+def test_documentation_numbers_stay(engine, text, kept):
+    engine.start_unit()
+    found = [s for s in engine.scan(text, Leaf(text)) if s.type in ("pii.phone", "pii.mac_address")]
+    assert (not found) is kept, found

@@ -117,8 +117,8 @@ _MAC_EXAMPLES = frozenset(
 
 def _personal_mac(value: str) -> bool:
     hexs = re.sub(r"[:.-]", "", value).lower()
-    if len(set(hexs)) <= 1 or hexs in _MAC_EXAMPLES:
-        return False  # ff:ff:ff:ff:ff:ff, 00:00:..., textbook examples
+    if len(set(hexs)) <= 1 or hexs in _MAC_EXAMPLES or hexs.startswith("00005e0053"):
+        return False  # ff:ff:ff:ff:ff:ff, 00:00:..., textbook examples, RFC 7042's documentation block
     return not int(hexs[:2], 16) & 1  # multicast (01:00:5e:..., 33:33:...)
 
 

@@ -247,6 +247,7 @@ _NOT_NAMES = {
 }
 # The words of a street address ("51 Franklin Street, Fifth Floor" in every GPL header): a place.
 _NOT_NAMES |= {"street", "st.", "avenue", "ave.", "road", "floor", "suite", "boulevard", "blvd.", "parkway"}
+_PLACE_OPENERS = frozenset(("san", "santa", "los", "las", "fort", "port", "mount", "saint", "sankt", "rio"))  # San Jose
 # After a one-word name, words that make it a person ("Raman said", "Priya's").
 SPEECH = {
     "said",
@@ -400,7 +401,7 @@ def looks_like_name(text: str, min_tokens: int = 2, strict: bool = True) -> bool
     if not (min_tokens <= len(tokens) <= 5):
         return False
     lower = [t.lower().strip(".,") for t in tokens]
-    if any(t in _NOT_NAMES for t in lower):
+    if any(t in _NOT_NAMES for t in lower) or len(lower) > 1 and lower[0] in _PLACE_OPENERS:
         return False
     if not strict:
         return True

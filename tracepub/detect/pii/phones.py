@@ -73,9 +73,12 @@ _DATE = re.compile(
 
 
 def _nanp_fictional(digits: str) -> bool:
-    """The NANP's made-up numbers: ``555-0100`` to ``555-0199`` in any area (reserved for fiction),
-    and 555 with a line of one repeated digit or ``1234`` (``425-555-5555`` in API docs)."""
+    """The NANP's made-up numbers: ``555-0100`` to ``555-0199`` in any area (reserved for fiction;
+    written without one too), and 555 with a line of one repeated digit or ``1234`` (``425-555-5555``
+    in API docs)."""
     d = digits[1:] if len(digits) == 11 and digits[0] == "1" else digits
+    if len(d) == 7:
+        d = "000" + d  # a local number: the exchange and line alone
     return len(d) == 10 and d[3:6] == "555" and (d[6:8] == "01" or len(set(d[6:])) == 1 or d[6:] == "1234")
 
 
