@@ -247,9 +247,8 @@ _NOT_NAMES = {
 }
 # The words of a street address ("51 Franklin Street, Fifth Floor" in every GPL header): a place.
 _NOT_NAMES |= {"street", "st.", "avenue", "ave.", "road", "floor", "suite", "boulevard", "blvd.", "parkway"}
-_PLACE_OPENERS = frozenset(
-    ("san", "santa", "los", "las", "fort", "port", "mount", "saint", "sankt", "rio")
-)  # San Jose
+# First words of places' names (San Jose, Fort Worth, Rio Grande): a place, not a person.
+_PLACE_OPENERS = frozenset(("san", "santa", "los", "las", "fort", "port", "mount", "saint", "sankt", "rio"))
 # After a one-word name, words that make it a person ("Raman said", "Priya's").
 SPEECH = {
     "said",
