@@ -129,8 +129,9 @@ _PRIVATE_NAME = re.compile(
     rf"(?<![\w.$#\\-])(?P<name>{_LABEL}(?:\.{_LABEL})*\.(?i:{_PRIVATE_SUFFIX}))(?![\w-]|\.[A-Za-z0-9]|[(\[]|[ \t]*=(?!=))"
 )
 # A company's internal machine under its public domain: a private-use label inside the name
-# (``db-02.corp.fjordlabs.io``, ``grafana.intra.acme.com``), a known public suffix after it.
-_INTERNAL_LABEL = r"(?:corp|internal|intranet|intra|lan|priv)"
+# (``db-02.corp.fjordlabs.io``, ``grafana.intra.acme.com``, ``db01.int.acme.net``), a known public
+# suffix after it.
+_INTERNAL_LABEL = r"(?:corp|internal|intranet|intra|int|lan|priv)"
 _INTERNAL_NAME = re.compile(
     rf"(?<![\w.$#\\-])(?P<name>(?:{_LABEL}\.)+(?i:{_INTERNAL_LABEL})(?:\.{_LABEL})+)"
     r"(?![\w-]|\.[A-Za-z0-9]|[(\[]|[ \t]*=(?!=))"
@@ -383,6 +384,7 @@ class Hostnames(Detector):
             ".lan",
             ".internal",
             ".intra",
+            ".int.",
             ".priv",
             ".intranet",
             ".corp",

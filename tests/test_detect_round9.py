@@ -1,7 +1,9 @@
-"""Classes found missing on a fourth outside suite (Titus' rule examples, bench/recall_np.py --suite
-titus) and by hand-written probes of traces: a product's name before ``key`` with the hex or UUID its
-vendor issues, FileZilla's ``<Pass>`` element, an ssh algorithm name that is shaped as u@host, a GPL
-header's street read as a person. Each class beside the look-alike that must stay."""
+"""Round 9 of detection (docs/design/secrets.md): classes found missing on two more outside suites
+(Titus' rule examples, secretlint's snapshots) and by probing traces by hand: a product's name before
+``key`` with the hex or UUID its vendor issues, FileZilla's ``<Pass>`` element, a setter given the
+secret, an ssh algorithm name shaped as u@host, street and place names read as people, a connection's
+other end, national ids under their JSON key, internal host names, documentation numbers. Each class
+beside the look-alike that must stay."""
 
 from __future__ import annotations
 
@@ -179,3 +181,18 @@ def test_documentation_numbers_stay(engine, text, kept):
     engine.start_unit()
     found = [s for s in engine.scan(text, Leaf(text)) if s.type in ("pii.phone", "pii.mac_address")]
     assert (not found) is kept, found
+
+
+@pytest.mark.parametrize(
+    "text,found",
+    [
+        ("psql -h db01.int.acme-corp.net -U app", ["db01.int.acme-corp.net"]),
+        ("open https://wiki.int.acme.io/page", ["wiki.int.acme.io"]),
+        ("x = value.int.bit_length()", []),
+        ("import com.acme.int.util", []),
+        ("see api.int.example.com in the docs", []),
+    ],
+)
+def test_internal_host_names(engine, text, found):
+    engine.start_unit()
+    assert [text[s.start : s.end] for s in engine.scan(text, Leaf(text)) if s.type == "pii.hostname"] == found
